@@ -1,0 +1,117 @@
+"""The choices the laws give a player in a deal, as small frozen values.
+
+Each reads like what the player does: ``Discard(KS 8C 7C)``, ``Play(AH)``,
+``DeclarePoint(AH KH QH JH 8H)``.  A declaration lists the cards it counts;
+an empty one declares nothing (the player sinks it, p. 93).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card, Mask, card_name, cards_of, format_cards, parse_card, parse_cards
+from .combinations import set_key, sequence_key
+
+
+def _fmt(mask: Mask) -> str:
+    return format_cards(cards_of(mask)) if mask else "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put out these cards and take in as many from the top of the stock (Laws 21-23)."""
+
+    cards: Mask
+
+    def __str__(self) -> str:
+        return f"Discard({_fmt(self.cards)})"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True, slots=True)
+class LookAtLeft:
+    """Look, or decline to look, at the cards one has left in the stock (Laws 33, 36)."""
+
+    look: bool
+
+    def __str__(self) -> str:
+        return "LookAtLeft(yes)" if self.look else "LookAtLeft(no)"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarePoint:
+    """The cards of one suit called for point; empty to call no point (Law 46)."""
+
+    cards: Mask = 0
+
+    def __str__(self) -> str:
+        return f"DeclarePoint({_fmt(self.cards)})"
+
+    __repr__ = __str__
+
+
+def _sorted_runs(runs: tuple[Mask, ...], key: object) -> tuple[Mask, ...]:
+    return tuple(sorted(runs, key=key, reverse=True))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareSequences:
+    """The sequences declared, best first; empty to declare none (Laws 48-49)."""
+
+    runs: tuple[Mask, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "runs", tuple(sorted(self.runs, key=lambda m: (sequence_key(m), m), reverse=True)))
+
+    def __str__(self) -> str:
+        return "DeclareSequences(" + (", ".join(_fmt(r) for r in self.runs) or "nothing") + ")"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareSets:
+    """The quatorzes and trios declared, best first; empty to declare none (Law 64)."""
+
+    sets: tuple[Mask, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sets", tuple(sorted(self.sets, key=lambda m: (set_key(m), m), reverse=True)))
+
+    def __str__(self) -> str:
+        return "DeclareSets(" + (", ".join(_fmt(r) for r in self.sets) or "nothing") + ")"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Lead or play this card (Laws 57-66)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"Play({card_name(self.card)})"
+
+    __repr__ = __str__
+
+    @staticmethod
+    def parse(text: str) -> Play:
+        return PLAYS[parse_card(text)]
+
+
+#: One Play value per card, shared: the play phase allocates nothing.
+PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(32))
+
+Action = Discard | LookAtLeft | DeclarePoint | DeclareSequences | DeclareSets | Play
+
+
+def discard_of(text: str) -> Discard:
+    """``Discard`` from ``"KS 8C 7C"``."""
+    m = 0
+    for c in parse_cards(text):
+        m |= 1 << c
+    return Discard(m)

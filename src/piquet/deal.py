@@ -1,0 +1,752 @@
+"""One deal of Rubicon Piquet as a state machine: ``legal_actions()`` and ``apply()``.
+
+The deal runs through the laws' phases in order:
+
+1. the elder hand discards one to five cards and takes in as many (Law 21);
+   if he leaves cards he may look at them (Law 33);
+2. the younger hand discards one up to what is left and takes in (Laws 22, 34);
+3. the calling: the elder calls point, sequences, quatorzes and trios, each
+   answered by the younger with his own declaration in that category, from
+   which his reply follows ("Good", "Equal", "Not good"; Laws 46-49);
+4. the elder leads; before playing, the younger reckons what he has good or
+   equal, declares anything the elder did not call (p. 93), and if he left
+   cards says whether he looks at them (Law 36);
+5. twelve tricks (Laws 57-66), then the cards (Law 66).
+
+Carte blanche is announced at once and shown, and scored, as soon as the
+adversary has discarded (Laws 18-20).  Every point is logged as a ``SCORE``
+event in the order of Law 67, which decides pique and repique (Laws 68-69).
+
+``undo()`` takes back the last action from a small snapshot: nothing is deep
+copied.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from enum import IntEnum
+from itertools import combinations, product
+from math import comb
+
+from .actions import (
+    PLAYS,
+    Action,
+    DeclarePoint,
+    DeclareSequences,
+    DeclareSets,
+    Discard,
+    LookAtLeft,
+    Play,
+)
+from .cards import (
+    RANK_MASKS,
+    SUIT_MASKS,
+    SUITS,
+    TEN,
+    Card,
+    CardError,
+    Mask,
+    card_name,
+    cards_of,
+    format_cards,
+)
+from .combinations import (
+    Outcome,
+    best_point,
+    best_sequences,
+    best_sets,
+    is_carte_blanche,
+    is_point,
+    outcome,
+    point_key,
+    point_score,
+    sequence_key,
+    sequence_score,
+    sequences_ok,
+    set_key,
+    set_score,
+    sets_ok,
+)
+from .events import (
+    ASK_VALUE,
+    CALL_POINT,
+    CALL_SEQUENCE,
+    CALL_SET,
+    CALL_VALUE,
+    CARTE_BLANCHE,
+    CARTE_BLANCHE_SHOWN,
+    ELDER,
+    EXCHANGE,
+    LOOK,
+    PLAY,
+    POINT,
+    REPLY,
+    ROLES,
+    S_CARDS,
+    S_CARTE_BLANCHE,
+    S_PIQUE,
+    S_PLAY,
+    S_POINT,
+    S_REPIQUE,
+    S_SEQUENCES,
+    S_SETS,
+    SCORE,
+    SEQUENCES,
+    SETS,
+    SHOW,
+    YOUNGER,
+    Event,
+)
+
+
+class IllegalAction(ValueError):
+    """An action the laws do not allow here; the message says why and cites the law."""
+
+
+class Phase(IntEnum):
+    ELDER_DISCARD = 0
+    ELDER_LOOK = 1
+    YOUNGER_DISCARD = 2
+    ELDER_POINT = 3
+    YOUNGER_POINT = 4
+    ELDER_SEQUENCES = 5
+    YOUNGER_SEQUENCES = 6
+    ELDER_SETS = 7
+    YOUNGER_SETS = 8
+    YOUNGER_RECKON_POINT = 9
+    YOUNGER_RECKON_SEQUENCES = 10
+    YOUNGER_RECKON_SETS = 11
+    YOUNGER_LOOK = 12
+    PLAY = 13
+    DONE = 14
+
+
+_TO_MOVE = {
+    Phase.ELDER_DISCARD: ELDER, Phase.ELDER_LOOK: ELDER, Phase.YOUNGER_DISCARD: YOUNGER,
+    Phase.ELDER_POINT: ELDER, Phase.YOUNGER_POINT: YOUNGER, Phase.ELDER_SEQUENCES: ELDER,
+    Phase.YOUNGER_SEQUENCES: YOUNGER, Phase.ELDER_SETS: ELDER, Phase.YOUNGER_SETS: YOUNGER,
+    Phase.YOUNGER_RECKON_POINT: YOUNGER, Phase.YOUNGER_RECKON_SEQUENCES: YOUNGER,
+    Phase.YOUNGER_RECKON_SETS: YOUNGER, Phase.YOUNGER_LOOK: YOUNGER,
+}
+#: For each declaring phase: (category, role).
+_DECLARING = {
+    Phase.ELDER_POINT: (POINT, ELDER), Phase.YOUNGER_POINT: (POINT, YOUNGER),
+    Phase.ELDER_SEQUENCES: (SEQUENCES, ELDER), Phase.YOUNGER_SEQUENCES: (SEQUENCES, YOUNGER),
+    Phase.ELDER_SETS: (SETS, ELDER), Phase.YOUNGER_SETS: (SETS, YOUNGER),
+    Phase.YOUNGER_RECKON_POINT: (POINT, YOUNGER),
+    Phase.YOUNGER_RECKON_SEQUENCES: (SEQUENCES, YOUNGER),
+    Phase.YOUNGER_RECKON_SETS: (SETS, YOUNGER),
+}
+_DECLARATION_TYPES = (DeclarePoint, DeclareSequences, DeclareSets)
+_HAND_KINDS = (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS)
+
+Declaration = Mask | tuple[Mask, ...]
+
+
+def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tuple[Card, ...]]:
+    """Deal twelve cards each by twos or threes from a pack, top card first (Law 9).
+
+    The dealer gives the top cards to his adversary (the elder hand), the next to
+    himself, and so on; the eight undealt cards are the stock.
+    """
+    if by not in (2, 3):
+        raise ValueError("the deal is by two or by three cards at a time (Law 9)")
+    if sorted(order) != list(range(32)):
+        raise CardError("a pack holds the 32 cards, each once")
+    elder = younger = 0
+    for i in range(0, 24, 2 * by):
+        for c in order[i:i + by]:
+            elder |= 1 << c
+        for c in order[i + by:i + 2 * by]:
+            younger |= 1 << c
+    return elder, younger, tuple(order[24:])
+
+
+def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
+    """The strength of a declaration's best item: (0, 0) for nothing."""
+    if not decl:
+        return (0, 0)
+    if category == POINT:
+        assert isinstance(decl, int)
+        return point_key(decl)
+    assert isinstance(decl, tuple)
+    return sequence_key(decl[0]) if category == SEQUENCES else set_key(decl[0])
+
+
+def declaration_items(category: int, decl: Declaration | None) -> tuple[Mask, ...]:
+    if not decl:
+        return ()
+    return (decl,) if isinstance(decl, int) else decl
+
+
+def item_score(category: int, item: Mask) -> int:
+    if category == POINT:
+        return point_score(item)
+    return sequence_score(item) if category == SEQUENCES else set_score(item)
+
+
+def full_declarations(hand: Mask) -> tuple[DeclarePoint, DeclareSequences, DeclareSets]:
+    """Declare everything the hand holds: its point, every sequence, every set."""
+    return (DeclarePoint(best_point(hand)), DeclareSequences(best_sequences(hand)),
+            DeclareSets(best_sets(hand)))
+
+
+class Deal:
+    """The state of one deal.  Roles are ``ELDER`` (0) and ``YOUNGER`` (1)."""
+
+    __slots__ = (
+        "dealt", "stock", "hands", "discards", "elder_takes", "younger_takes",
+        "elder_looked", "younger_looked", "decl", "phase", "leader", "lead", "trick",
+        "tricks_won", "scores", "events", "history", "_undo", "carte_blanche",
+    )
+
+    def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card]) -> None:
+        if elder.bit_count() != 12 or younger.bit_count() != 12 or len(stock) != 8:
+            raise CardError("a deal gives twelve cards to each player and leaves eight in the stock")
+        stock_mask = 0
+        for c in stock:
+            stock_mask |= 1 << c
+        if elder & younger or stock_mask & (elder | younger) or (elder | younger | stock_mask) != (1 << 32) - 1:
+            raise CardError("a deal must hold each of the 32 cards once")
+        self.dealt = (elder, younger)
+        self.stock = tuple(stock)
+        self.hands = [elder, younger]
+        self.discards = [0, 0]
+        self.elder_takes = -1
+        self.younger_takes = -1
+        self.elder_looked: bool | None = None
+        self.younger_looked: bool | None = None
+        # decl[role][category]: None = not yet declared.
+        self.decl: list[list[Declaration | None]] = [[None, None, None], [None, None, None]]
+        self.phase = Phase.ELDER_DISCARD
+        self.leader = ELDER
+        self.lead = -1
+        self.trick = 1
+        self.tricks_won = [0, 0]
+        self.scores = [[0] * 8, [0] * 8]
+        self.events: list[Event] = []
+        self.history: list[Action] = []
+        self._undo: list[tuple[object, ...]] = []
+        self.carte_blanche = (is_carte_blanche(elder), is_carte_blanche(younger))
+        for role in (ELDER, YOUNGER):
+            if self.carte_blanche[role]:
+                self.events.append(Event(CARTE_BLANCHE, role))
+
+    @classmethod
+    def from_pack(cls, order: Sequence[Card], by: int = 2) -> Deal:
+        return cls(*deal_from_pack(order, by))
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, by: int = 2) -> Deal:
+        order = list(range(32))
+        rng.shuffle(order)
+        return cls.from_pack(order, by)
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def to_move(self) -> int | None:
+        """The role to act, or None when the deal is over."""
+        p = self.phase
+        if p == Phase.PLAY:
+            return self.leader if self.lead < 0 else 1 - self.leader
+        return _TO_MOVE.get(p)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.DONE
+
+    def total(self, role: int) -> int:
+        return sum(self.scores[role])
+
+    def left_by_elder(self) -> tuple[Card, ...]:
+        """Cards the elder left in the stock (Law 32)."""
+        k = self.elder_takes
+        return self.stock[k:5] if k >= 0 else ()
+
+    def left_by_younger(self) -> tuple[Card, ...]:
+        """Cards still in the stock after the younger has taken in."""
+        if self.younger_takes < 0:
+            return ()
+        return self.stock[self.elder_takes + self.younger_takes:]
+
+    def taken(self, role: int) -> tuple[Card, ...]:
+        if role == ELDER:
+            return self.stock[:self.elder_takes] if self.elder_takes >= 0 else ()
+        if self.younger_takes < 0:
+            return ()
+        return self.stock[self.elder_takes:self.elder_takes + self.younger_takes]
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self)
+
+    def declared(self, role: int, category: int) -> Declaration | None:
+        return self.decl[role][category]
+
+    # ------------------------------------------------------------ checking
+
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` saying why ``action`` is not allowed now."""
+        p = self.phase
+        if p == Phase.DONE:
+            raise IllegalAction("the deal is over")
+        role = self.to_move
+        assert role is not None
+        who = ROLES[role]
+        if p == Phase.PLAY:
+            if not isinstance(action, Play):
+                raise IllegalAction(f"the {who} hand must play a card now")
+            self._verify_play(role, action.card)
+        elif p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+            if not isinstance(action, Discard):
+                raise IllegalAction(f"the {who} hand must discard now")
+            self._verify_discard(role, action.cards)
+        elif p in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
+            if not isinstance(action, LookAtLeft):
+                raise IllegalAction(f"the {who} hand must say whether he looks at the cards he left")
+        else:
+            category, _ = _DECLARING[p]
+            kind = _DECLARATION_TYPES[category]
+            if not isinstance(action, kind):
+                raise IllegalAction(f"the {who} hand must declare his {('point', 'sequences', 'quatorzes and trios')[category]} now")
+            self._verify_declaration(role, category, action)
+
+    def _verify_play(self, role: int, c: Card) -> None:
+        hand = self.hands[role]
+        if not hand >> c & 1:
+            raise IllegalAction(f"{card_name(c)} is not in the {ROLES[role]} hand")
+        if self.lead >= 0:
+            suit = SUIT_MASKS[self.lead >> 3]
+            if hand & suit and not (1 << c) & suit:
+                raise IllegalAction(
+                    f"{card_name(c)} revokes: the {ROLES[role]} hand holds "
+                    f"{('spades', 'hearts', 'clubs', 'diamonds')[self.lead >> 3]} and must follow suit (Law 59 IV)")
+
+    def _max_discard(self, role: int) -> int:
+        return 5 if role == ELDER else 8 - self.elder_takes
+
+    def _verify_discard(self, role: int, cards: Mask) -> None:
+        n = cards.bit_count()
+        law = "Law 21" if role == ELDER else "Laws 22, 34"
+        if cards & ~self.hands[role]:
+            raise IllegalAction(f"{format_cards(cards_of(cards & ~self.hands[role]))} not in the {ROLES[role]} hand ({law})")
+        hi = self._max_discard(role)
+        if not 1 <= n <= hi:
+            raise IllegalAction(f"the {ROLES[role]} hand must discard at least one card and at most {hi} ({law})")
+
+    def _verify_declaration(self, role: int, category: int, action: Action) -> None:
+        hand = self.hands[role]
+        who = ROLES[role]
+        if isinstance(action, DeclarePoint):
+            m = action.cards
+            if m and not is_point(m):
+                raise IllegalAction("a point is called in one suit (Law 62)")
+            items: tuple[Mask, ...] = (m,) if m else ()
+        elif isinstance(action, DeclareSequences):
+            items = action.runs
+            why = sequences_ok(items)
+            if why:
+                raise IllegalAction(f"that declaration {why} (Law 63)")
+        else:
+            assert isinstance(action, DeclareSets)
+            items = action.sets
+            why = sets_ok(items)
+            if why:
+                raise IllegalAction(f"that declaration {why} (Law 64)")
+        for m in items:
+            if m & ~hand:
+                raise IllegalAction(
+                    f"the {who} hand does not hold {format_cards(cards_of(m & ~hand))} (Law 54: call only what you hold)")
+
+    # ------------------------------------------------------------ acting
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` for the player to move; ``IllegalAction`` if the laws forbid it."""
+        self.verify(action)
+        self._undo.append((
+            self.phase, self.hands[0], self.hands[1], self.discards[0], self.discards[1],
+            self.elder_takes, self.younger_takes, self.elder_looked, self.younger_looked,
+            tuple(self.decl[0]), tuple(self.decl[1]), self.leader, self.lead, self.trick,
+            self.tricks_won[0], self.tricks_won[1], tuple(self.scores[0]), tuple(self.scores[1]),
+            len(self.events),
+        ))
+        self.history.append(action)
+        p = self.phase
+        if p == Phase.PLAY:
+            assert isinstance(action, Play)
+            self._play(action.card)
+        elif p == Phase.ELDER_DISCARD:
+            assert isinstance(action, Discard)
+            self._discard(ELDER, action.cards)
+        elif p == Phase.YOUNGER_DISCARD:
+            assert isinstance(action, Discard)
+            self._discard(YOUNGER, action.cards)
+        elif p == Phase.ELDER_LOOK:
+            assert isinstance(action, LookAtLeft)
+            self.elder_looked = action.look
+            self.events.append(Event(LOOK, ELDER, 0, int(action.look)))
+            self.phase = Phase.YOUNGER_DISCARD
+        elif p == Phase.YOUNGER_LOOK:
+            assert isinstance(action, LookAtLeft)
+            self.younger_looked = action.look
+            left = 0
+            if action.look:
+                for c in self.left_by_younger():
+                    left |= 1 << c
+            self.events.append(Event(LOOK, YOUNGER, left, int(action.look)))
+            self._reckon_and_continue()
+        else:
+            self._declare(p, action)
+
+    def undo(self) -> Action:
+        """Take back the last action and return it."""
+        if not self._undo:
+            raise IllegalAction("nothing to take back")
+        (self.phase, h0, h1, d0, d1, self.elder_takes, self.younger_takes, self.elder_looked,
+         self.younger_looked, decl0, decl1, self.leader, self.lead, self.trick, w0, w1, s0, s1,
+         n_events) = self._undo.pop()  # type: ignore[assignment]
+        self.hands[0], self.hands[1] = h0, h1  # type: ignore[has-type]
+        self.discards[0], self.discards[1] = d0, d1  # type: ignore[has-type]
+        self.decl[0], self.decl[1] = list(decl0), list(decl1)  # type: ignore[has-type]
+        self.tricks_won[0], self.tricks_won[1] = w0, w1  # type: ignore[has-type]
+        self.scores[0], self.scores[1] = list(s0), list(s1)  # type: ignore[has-type]
+        del self.events[n_events:]  # type: ignore[has-type]
+        return self.history.pop()
+
+    # ------------------------------------------------------------ the exchange
+
+    def _discard(self, role: int, cards: Mask) -> None:
+        n = cards.bit_count()
+        if role == ELDER:
+            start, self.elder_takes = 0, n
+        else:
+            start, self.younger_takes = self.elder_takes, n
+        taken = 0
+        for c in self.stock[start:start + n]:
+            taken |= 1 << c
+        self.hands[role] = (self.hands[role] & ~cards) | taken
+        self.discards[role] = cards
+        left = (5 - n) if role == ELDER else 8 - self.elder_takes - n
+        self.events.append(Event(EXCHANGE, role, 0, n, left))
+        other = 1 - role
+        if self.carte_blanche[other]:
+            # Law 20: shown as soon as the adversary has discarded; scores first (Law 67 I).
+            self.events.append(Event(CARTE_BLANCHE_SHOWN, other, self.dealt[other]))
+            self._score(other, S_CARTE_BLANCHE, 10, self.dealt[other])
+        if role == ELDER:
+            self.phase = Phase.ELDER_LOOK if n < 5 else Phase.YOUNGER_DISCARD
+        else:
+            self.phase = Phase.ELDER_POINT
+
+    # ------------------------------------------------------------ calling
+
+    def _declare(self, p: Phase, action: Action) -> None:
+        category, role = _DECLARING[p]
+        decl: Declaration
+        if isinstance(action, DeclarePoint):
+            decl = action.cards
+        elif isinstance(action, DeclareSequences):
+            decl = action.runs
+        else:
+            assert isinstance(action, DeclareSets)
+            decl = action.sets
+        self.decl[role][category] = decl
+        ev = self.events
+        if p <= Phase.YOUNGER_SETS:
+            if role == ELDER:
+                if decl:
+                    key = declaration_key(category, decl)
+                    if category == POINT:
+                        ev.append(Event(CALL_POINT, ELDER, 0, key[0]))
+                    elif category == SEQUENCES:
+                        ev.append(Event(CALL_SEQUENCE, ELDER, 0, key[0], key[1]))
+                    else:
+                        ev.append(Event(CALL_SET, ELDER, 0, key[0], key[1]))
+                    self.phase = Phase(p + 1)
+                else:
+                    self._after_category(category)
+            else:
+                self._reply(category)
+                self._after_category(category)
+        else:
+            # The younger reckons a category the elder did not call: his is good.
+            if decl:
+                for item in declaration_items(category, decl):
+                    ev.append(Event(SHOW, YOUNGER, item, category, item_score(category, item)))
+            self._next_reckoning(p + 1)
+
+    def _reply(self, category: int) -> None:
+        """The younger's answer to the elder's call, and the elder's showing what is good or equal."""
+        ev = self.events
+        e_decl = self.decl[ELDER][category]
+        y_decl = self.decl[YOUNGER][category]
+        e_key = declaration_key(category, e_decl)
+        y_key = declaration_key(category, y_decl)
+        if category == POINT and y_key[0] == e_key[0]:
+            ev.append(Event(ASK_VALUE, YOUNGER, 0, y_key[0]))  # "What do they make?"
+            ev.append(Event(CALL_VALUE, ELDER, 0, e_key[1]))
+        elif category == POINT and y_key[0] != e_key[0]:
+            y_key = (y_key[0], 0)  # only the number of cards is compared
+            e_key = (e_key[0], 0)
+        result = outcome(e_key, y_key)
+        ev.append(Event(REPLY, YOUNGER, 0, (Outcome.GOOD, Outcome.EQUAL, Outcome.NOT_GOOD).index(result)))
+        if result == Outcome.GOOD:
+            for item in declaration_items(category, e_decl):
+                ev.append(Event(SHOW, ELDER, item, category, item_score(category, item)))
+        elif result == Outcome.EQUAL:
+            first = declaration_items(category, e_decl)[0]
+            ev.append(Event(SHOW, ELDER, first, category, 0))
+
+    def _after_category(self, category: int) -> None:
+        self.phase = (Phase.ELDER_SEQUENCES, Phase.ELDER_SETS, Phase.PLAY)[category]
+
+    def _next_reckoning(self, start: int) -> None:
+        """Move to the younger's next undeclared category, his look at the cards left, or the play."""
+        for p in range(start, Phase.YOUNGER_RECKON_SETS + 1):
+            category = p - Phase.YOUNGER_RECKON_POINT
+            if self.decl[YOUNGER][category] is None:
+                self.phase = Phase(p)
+                return
+        if self.younger_looked is None and self.left_by_younger():
+            self.phase = Phase.YOUNGER_LOOK
+            return
+        self._reckon_and_continue()
+
+    def _reckon_and_continue(self) -> None:
+        """The younger shows what he has good or equal; the hands are scored in the order of Law 67."""
+        ev = self.events
+        for category in (POINT, SEQUENCES, SETS):
+            e_decl = self.decl[ELDER][category]
+            if not e_decl:
+                continue  # the younger's own declarations were shown as he made them
+            y_decl = self.decl[YOUNGER][category]
+            c = _compare(category, e_decl, y_decl)
+            if c < 0:
+                for item in declaration_items(category, y_decl):
+                    ev.append(Event(SHOW, YOUNGER, item, category, item_score(category, item)))
+            elif c == 0 and y_decl:
+                ev.append(Event(SHOW, YOUNGER, declaration_items(category, y_decl)[0], category, 0))
+        for category, kind in ((POINT, S_POINT), (SEQUENCES, S_SEQUENCES), (SETS, S_SETS)):
+            e_decl = self.decl[ELDER][category]
+            y_decl = self.decl[YOUNGER][category]
+            c = _compare(category, e_decl, y_decl)
+            if c == 0:
+                continue
+            role = ELDER if c > 0 else YOUNGER
+            for item in declaration_items(category, e_decl if c > 0 else y_decl):
+                self._score(role, kind, item_score(category, item), item)
+        self._score(ELDER, S_PLAY, 1)  # the first lead, which reckons after the hands (Law 67 V)
+        self.phase = Phase.PLAY
+
+    # ------------------------------------------------------------ play
+
+    def _play(self, c: Card) -> None:
+        bit = 1 << c
+        if self.lead < 0:
+            role = self.leader
+            self.hands[role] ^= bit
+            self.lead = c
+            self.events.append(Event(PLAY, role, bit, self.trick))
+            if self.trick == 1:
+                self._next_reckoning(Phase.YOUNGER_RECKON_POINT)
+            else:
+                self._score(role, S_PLAY, 1)
+            return
+        role = 1 - self.leader
+        self.hands[role] ^= bit
+        self.events.append(Event(PLAY, role, bit, self.trick))
+        lead = self.lead
+        last = self.trick == 12
+        if c >> 3 == lead >> 3 and c > lead:
+            winner = role
+            self._score(role, S_PLAY, 2 if last else 1)
+        else:
+            winner = self.leader
+            if last:
+                self._score(winner, S_PLAY, 1)
+        self.tricks_won[winner] += 1
+        self.leader = winner
+        self.lead = -1
+        self.trick += 1
+        if last:
+            for r in (ELDER, YOUNGER):
+                won = self.tricks_won[r]
+                if won == 12:
+                    self._score(r, S_CARDS, 40)  # capot (Law 66)
+                elif won > 6:
+                    self._score(r, S_CARDS, 10)
+            self.phase = Phase.DONE
+
+    # ------------------------------------------------------------ scoring
+
+    def _score(self, role: int, kind: int, points: int, cards: Mask = 0) -> None:
+        """Add a score, and a pique or repique if this score reaches thirty (Laws 68-69)."""
+        mine = self.scores[role]
+        before = sum(mine)
+        mine[kind] += points
+        self.events.append(Event(SCORE, role, cards, points, kind))
+        if before < 30 <= before + points and sum(self.scores[1 - role]) == 0:
+            if kind in _HAND_KINDS:
+                mine[S_REPIQUE] += 60
+                self.events.append(Event(SCORE, role, 0, 60, S_REPIQUE))
+            elif kind == S_PLAY and role == ELDER:
+                mine[S_PIQUE] += 30
+                self.events.append(Event(SCORE, role, 0, 30, S_PIQUE))
+
+
+def _compare(category: int, e_decl: Declaration | None, y_decl: Declaration | None) -> int:
+    """1 if the elder's declaration is good, -1 if the younger's, 0 if equal or neither."""
+    e_key = declaration_key(category, e_decl)
+    y_key = declaration_key(category, y_decl)
+    return (e_key > y_key) - (e_key < y_key)
+
+
+# ---------------------------------------------------------------- legal actions
+
+def point_options(hand: Mask) -> Iterator[Mask]:
+    """Every point that may be called: nothing, or any cards of one suit."""
+    yield 0
+    for s in SUITS:
+        cards = cards_of(hand & SUIT_MASKS[s])
+        for n in range(len(cards), 0, -1):
+            for combo in combinations(cards, n):
+                m = 0
+                for c in combo:
+                    m |= 1 << c
+                yield m
+
+
+def _runs_within(byte_cards: list[Card]) -> list[list[Mask]]:
+    """All runs (3+ consecutive held cards) in one suit's cards (high first)."""
+    runs: list[Mask] = []
+    held = 0
+    for c in byte_cards:
+        held |= 1 << c
+    for top in byte_cards:
+        m = 1 << top
+        c = top - 1
+        length = 1
+        while c >= 0 and (c >> 3) == (top >> 3) and held >> c & 1:
+            m |= 1 << c
+            length += 1
+            if length >= 3:
+                runs.append(m)
+            c -= 1
+    return [runs]
+
+
+def sequence_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
+    """Every set of sequences that may be declared together."""
+    per_suit: list[list[tuple[Mask, ...]]] = []
+    for s in SUITS:
+        runs = _runs_within(cards_of(hand & SUIT_MASKS[s]))[0]
+        choices: list[tuple[Mask, ...]] = [()]
+        # combinations of disjoint, non-adjacent runs in this suit
+        def extend(chosen: tuple[Mask, ...], used: Mask, start: int) -> None:
+            for i in range(start, len(runs)):
+                r = runs[i]
+                if r & used or (r << 1 | r >> 1) & used:
+                    continue
+                new = chosen + (r,)
+                choices.append(new)
+                extend(new, used | r, i + 1)
+        extend((), 0, 0)
+        per_suit.append(choices)
+    for combo in product(*per_suit):
+        yield tuple(r for part in combo for r in part)
+
+
+def set_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
+    """Every set of quatorzes and trios that may be declared together."""
+    per_rank: list[list[Mask]] = []
+    for r in range(TEN, 8):
+        held = cards_of(hand & RANK_MASKS[r])
+        opts = [0]
+        if len(held) >= 3:
+            for combo in combinations(held, 3):
+                opts.append(sum(1 << c for c in combo))
+        if len(held) == 4:
+            opts.append(hand & RANK_MASKS[r])
+        per_rank.append(opts)
+    for combo in product(*per_rank):
+        yield tuple(m for m in combo if m)
+
+
+class LegalActions:
+    """A live view of the legal actions: iterate it, ask ``in``, take ``len``, or ``sample``."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+
+    def __contains__(self, action: object) -> bool:
+        try:
+            self.deal.verify(action)  # type: ignore[arg-type]
+        except IllegalAction:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[Action]:
+        d = self.deal
+        p = d.phase
+        role = d.to_move
+        if role is None:
+            return
+        hand = d.hands[role]
+        if p == Phase.PLAY:
+            playable = hand
+            if d.lead >= 0 and hand & SUIT_MASKS[d.lead >> 3]:
+                playable = hand & SUIT_MASKS[d.lead >> 3]
+            for c in cards_of(playable):
+                yield PLAYS[c]
+        elif p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+            cards = cards_of(hand)
+            for n in range(1, d._max_discard(role) + 1):
+                for combo in combinations(cards, n):
+                    yield Discard(sum(1 << c for c in combo))
+        elif p in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
+            yield LookAtLeft(True)
+            yield LookAtLeft(False)
+        else:
+            category, _ = _DECLARING[p]
+            if category == POINT:
+                for m in point_options(hand):
+                    yield DeclarePoint(m)
+            elif category == SEQUENCES:
+                for runs in sequence_options(hand):
+                    yield DeclareSequences(runs)
+            else:
+                for sets in set_options(hand):
+                    yield DeclareSets(sets)
+
+    def __len__(self) -> int:
+        d = self.deal
+        p = d.phase
+        role = d.to_move
+        if role is None:
+            return 0
+        if p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+            n = d.hands[role].bit_count()
+            return sum(comb(n, k) for k in range(1, d._max_discard(role) + 1))
+        return sum(1 for _ in self)
+
+    def sample(self, rng: random.Random) -> Action:
+        """A legal action chosen uniformly at random."""
+        d = self.deal
+        p = d.phase
+        role = d.to_move
+        if role is None:
+            raise IllegalAction("the deal is over")
+        if p == Phase.PLAY:
+            hand = d.hands[role]
+            if d.lead >= 0 and hand & SUIT_MASKS[d.lead >> 3]:
+                hand &= SUIT_MASKS[d.lead >> 3]
+            return PLAYS[rng.choice(cards_of(hand))]
+        if p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+            cards = cards_of(d.hands[role])
+            sizes = range(1, d._max_discard(role) + 1)
+            n = rng.choices(sizes, weights=[comb(len(cards), k) for k in sizes])[0]
+            return Discard(sum(1 << c for c in rng.sample(cards, n)))
+        return rng.choice(list(self))
