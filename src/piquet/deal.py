@@ -323,7 +323,8 @@ class Deal:
                     f"{card_name(c)} revokes: the {ROLES[role]} hand holds "
                     f"{('spades', 'hearts', 'clubs', 'diamonds')[self.lead >> 3]} and must follow suit (Law 59 IV)")
 
-    def _max_discard(self, role: int) -> int:
+    def max_discard(self, role: int) -> int:
+        """Elder up to five (Law 21); younger up to what the elder left him (Laws 22, 34)."""
         return 5 if role == ELDER else 8 - self.elder_takes
 
     def _verify_discard(self, role: int, cards: Mask) -> None:
@@ -331,7 +332,7 @@ class Deal:
         law = "Law 21" if role == ELDER else "Laws 22, 34"
         if cards & ~self.hands[role]:
             raise IllegalAction(f"{format_cards(cards_of(cards & ~self.hands[role]))} not in the {ROLES[role]} hand ({law})")
-        hi = self._max_discard(role)
+        hi = self.max_discard(role)
         if not 1 <= n <= hi:
             raise IllegalAction(f"the {ROLES[role]} hand must discard at least one card and at most {hi} ({law})")
 
@@ -673,6 +674,59 @@ def set_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
         yield tuple(m for m in combo if m)
 
 
+def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int) -> Iterator[Action]:
+    """The legal actions of the player to move, from what he can see: his hand, the card led."""
+    if phase == Phase.PLAY:
+        playable = hand
+        if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
+            playable = hand & SUIT_MASKS[lead >> 3]
+        for c in cards_of(playable):
+            yield PLAYS[c]
+    elif phase in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+        cards = cards_of(hand)
+        for n in range(1, max_discard + 1):
+            for combo in combinations(cards, n):
+                yield Discard(sum(1 << c for c in combo))
+    elif phase in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
+        yield LookAtLeft(True)
+        yield LookAtLeft(False)
+    elif phase in _DECLARING:
+        category, _ = _DECLARING[phase]
+        if category == POINT:
+            for m in point_options(hand):
+                yield DeclarePoint(m)
+        elif category == SEQUENCES:
+            for runs in sequence_options(hand):
+                yield DeclareSequences(runs)
+        else:
+            for sets in set_options(hand):
+                yield DeclareSets(sets)
+
+
+def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int) -> int:
+    if phase in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+        n = hand.bit_count()
+        return sum(comb(n, k) for k in range(1, max_discard + 1))
+    return sum(1 for _ in legal_iter(phase, hand, lead, max_discard))
+
+
+def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random) -> Action:
+    """A legal action chosen uniformly at random."""
+    if phase == Phase.PLAY:
+        if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
+            hand &= SUIT_MASKS[lead >> 3]
+        return PLAYS[rng.choice(cards_of(hand))]
+    if phase in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+        cards = cards_of(hand)
+        sizes = range(1, max_discard + 1)
+        n = rng.choices(sizes, weights=[comb(len(cards), k) for k in sizes])[0]
+        return Discard(sum(1 << c for c in rng.sample(cards, n)))
+    options = list(legal_iter(phase, hand, lead, max_discard))
+    if not options:
+        raise IllegalAction("the deal is over")
+    return rng.choice(options)
+
+
 class LegalActions:
     """A live view of the legal actions: iterate it, ask ``in``, take ``len``, or ``sample``."""
 
@@ -680,6 +734,13 @@ class LegalActions:
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
+
+    def _args(self) -> tuple[Phase, Mask, int, int]:
+        d = self.deal
+        role = d.to_move
+        if role is None:
+            return (Phase.DONE, 0, -1, 0)
+        return (d.phase, d.hands[role], d.lead, d.max_discard(role))
 
     def __contains__(self, action: object) -> bool:
         try:
@@ -689,64 +750,13 @@ class LegalActions:
         return True
 
     def __iter__(self) -> Iterator[Action]:
-        d = self.deal
-        p = d.phase
-        role = d.to_move
-        if role is None:
-            return
-        hand = d.hands[role]
-        if p == Phase.PLAY:
-            playable = hand
-            if d.lead >= 0 and hand & SUIT_MASKS[d.lead >> 3]:
-                playable = hand & SUIT_MASKS[d.lead >> 3]
-            for c in cards_of(playable):
-                yield PLAYS[c]
-        elif p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
-            cards = cards_of(hand)
-            for n in range(1, d._max_discard(role) + 1):
-                for combo in combinations(cards, n):
-                    yield Discard(sum(1 << c for c in combo))
-        elif p in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
-            yield LookAtLeft(True)
-            yield LookAtLeft(False)
-        else:
-            category, _ = _DECLARING[p]
-            if category == POINT:
-                for m in point_options(hand):
-                    yield DeclarePoint(m)
-            elif category == SEQUENCES:
-                for runs in sequence_options(hand):
-                    yield DeclareSequences(runs)
-            else:
-                for sets in set_options(hand):
-                    yield DeclareSets(sets)
+        return legal_iter(*self._args())
 
     def __len__(self) -> int:
-        d = self.deal
-        p = d.phase
-        role = d.to_move
-        if role is None:
-            return 0
-        if p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
-            n = d.hands[role].bit_count()
-            return sum(comb(n, k) for k in range(1, d._max_discard(role) + 1))
-        return sum(1 for _ in self)
+        return legal_count(*self._args())
 
     def sample(self, rng: random.Random) -> Action:
         """A legal action chosen uniformly at random."""
-        d = self.deal
-        p = d.phase
-        role = d.to_move
-        if role is None:
+        if self.deal.to_move is None:
             raise IllegalAction("the deal is over")
-        if p == Phase.PLAY:
-            hand = d.hands[role]
-            if d.lead >= 0 and hand & SUIT_MASKS[d.lead >> 3]:
-                hand &= SUIT_MASKS[d.lead >> 3]
-            return PLAYS[rng.choice(cards_of(hand))]
-        if p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
-            cards = cards_of(d.hands[role])
-            sizes = range(1, d._max_discard(role) + 1)
-            n = rng.choices(sizes, weights=[comb(len(cards), k) for k in sizes])[0]
-            return Discard(sum(1 << c for c in rng.sample(cards, n)))
-        return rng.choice(list(self))
+        return legal_sample(*self._args(), rng)
