@@ -53,10 +53,6 @@ class DeclarePoint:
     __repr__ = __str__
 
 
-def _sorted_runs(runs: tuple[Mask, ...], key: object) -> tuple[Mask, ...]:
-    return tuple(sorted(runs, key=key, reverse=True))  # type: ignore[arg-type]
-
-
 @dataclass(frozen=True, slots=True)
 class DeclareSequences:
     """The sequences declared, best first; empty to declare none (Laws 48-49)."""
@@ -64,7 +60,10 @@ class DeclareSequences:
     runs: tuple[Mask, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "runs", tuple(sorted(self.runs, key=lambda m: (sequence_key(m), m), reverse=True)))
+        if len(self.runs) > 1:
+            object.__setattr__(self, "runs", tuple(sorted(self.runs, key=lambda m: (sequence_key(m), m), reverse=True)))
+        elif type(self.runs) is not tuple:
+            object.__setattr__(self, "runs", tuple(self.runs))
 
     def __str__(self) -> str:
         return "DeclareSequences(" + (", ".join(_fmt(r) for r in self.runs) or "nothing") + ")"
@@ -79,7 +78,10 @@ class DeclareSets:
     sets: tuple[Mask, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sets", tuple(sorted(self.sets, key=lambda m: (set_key(m), m), reverse=True)))
+        if len(self.sets) > 1:
+            object.__setattr__(self, "sets", tuple(sorted(self.sets, key=lambda m: (set_key(m), m), reverse=True)))
+        elif type(self.sets) is not tuple:
+            object.__setattr__(self, "sets", tuple(self.sets))
 
     def __str__(self) -> str:
         return "DeclareSets(" + (", ".join(_fmt(r) for r in self.sets) or "nothing") + ")"

@@ -99,18 +99,18 @@ def display_key(c: Card) -> int:
     return (c >> 3) * 8 + (7 - (c & 7))
 
 
+def _byte_cards(s: Suit, b: int) -> tuple[Card, ...]:
+    return tuple(s * 8 + r for r in range(7, -1, -1) if b >> r & 1)
+
+
+# For each suit and each byte of that suit, its cards high first.
+_SUIT_BYTE_CARDS = tuple(tuple(_byte_cards(s, b) for b in range(256)) for s in SUITS)
+
+
 def cards_of(mask: Mask) -> list[Card]:
     """The cards of a mask in display order (by suit, high first)."""
-    out: list[Card] = []
-    for s in SUITS:
-        byte = (mask >> (8 * s)) & 0xFF
-        r = 7
-        while byte:
-            if byte & 0x80:
-                out.append(s * 8 + r)
-            byte = (byte << 1) & 0xFF
-            r -= 1
-    return out
+    t0, t1, t2, t3 = _SUIT_BYTE_CARDS
+    return [*t0[mask & 0xFF], *t1[mask >> 8 & 0xFF], *t2[mask >> 16 & 0xFF], *t3[mask >> 24 & 0xFF]]
 
 
 def mask_of(cards: Iterable[Card]) -> Mask:

@@ -73,10 +73,8 @@ class Outcome(Enum):
 
 def suit_of_mask(mask: Mask) -> int | None:
     """The suit of a non-empty mask lying in one suit, else None."""
-    for s in SUITS:
-        if mask and mask & ~SUIT_MASKS[s] == 0:
-            return s
-    return None
+    s = (mask.bit_length() - 1) >> 3
+    return s if mask and mask & ~SUIT_MASKS[s] == 0 else None
 
 
 def is_point(mask: Mask) -> bool:
@@ -166,10 +164,9 @@ def sequences_ok(runs: Iterable[Mask]) -> str | None:
 # ---------------------------------------------------------------- quatorzes and trios
 
 def set_rank(mask: Mask) -> int | None:
-    for r in range(TEN, ACE + 1):
-        if mask and mask & ~RANK_MASKS[r] == 0:
-            return r
-    return None
+    """The rank of cards all of one rank, ten or higher; else None."""
+    r = (mask.bit_length() - 1) & 7
+    return r if mask and r >= TEN and mask & ~RANK_MASKS[r] == 0 else None
 
 
 def is_set(mask: Mask) -> bool:

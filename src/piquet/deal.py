@@ -26,7 +26,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
-from itertools import combinations, product
+from functools import cache
+from itertools import accumulate, combinations, product
 from math import comb
 
 from .actions import (
@@ -139,7 +140,16 @@ _DECLARING = {
     Phase.YOUNGER_RECKON_SETS: (SETS, YOUNGER),
 }
 _DECLARATION_TYPES = (DeclarePoint, DeclareSequences, DeclareSets)
+# The same tables indexed by phase number (an enum's hash is slow in the hot path).
+_TO_MOVE_BY_PHASE: tuple[int | None, ...] = tuple(_TO_MOVE.get(Phase(i)) for i in range(len(Phase)))
+_DECLARING_BY_PHASE: tuple[tuple[int, int] | None, ...] = tuple(
+    _DECLARING.get(Phase(i)) for i in range(len(Phase)))
 _HAND_KINDS = (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS)
+_PLAY_PHASE = Phase.PLAY
+_PHASES = tuple(Phase)
+_RECKON_POINT, _RECKON_SETS = int(Phase.YOUNGER_RECKON_POINT), int(Phase.YOUNGER_RECKON_SETS)
+_AFTER_CATEGORY = (Phase.ELDER_SEQUENCES, Phase.ELDER_SETS, Phase.PLAY)
+_new_event = tuple.__new__
 
 Declaration = Mask | tuple[Mask, ...]
 
@@ -152,15 +162,25 @@ def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tupl
     """
     if by not in (2, 3):
         raise ValueError("the deal is by two or by three cards at a time (Law 9)")
-    if sorted(order) != list(range(32)):
+    seen = 0
+    for c in order:
+        seen |= 1 << c
+    if len(order) != 32 or seen != (1 << 32) - 1:
         raise CardError("a pack holds the 32 cards, each once")
     elder = younger = 0
-    for i in range(0, 24, 2 * by):
+    step = 2 * by
+    for i in range(0, 24, step):
         for c in order[i:i + by]:
             elder |= 1 << c
-        for c in order[i + by:i + 2 * by]:
+        for c in order[i + by:i + step]:
             younger |= 1 << c
     return elder, younger, tuple(order[24:])
+
+
+def shuffled_pack(rng: random.Random) -> list[Card]:
+    """The 32 cards in a random order, top first: sorted on random keys (faster than ``shuffle``)."""
+    r = rng.random
+    return sorted(range(32), key=lambda _: r())
 
 
 def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
@@ -198,7 +218,7 @@ class Deal:
     __slots__ = (
         "dealt", "stock", "hands", "discards", "elder_takes", "younger_takes",
         "elder_looked", "younger_looked", "decl", "phase", "leader", "lead", "trick",
-        "tricks_won", "scores", "events", "history", "_undo", "carte_blanche",
+        "tricks_won", "scores", "totals", "keys", "events", "history", "_undo", "carte_blanche",
     )
 
     def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card]) -> None:
@@ -219,12 +239,15 @@ class Deal:
         self.younger_looked: bool | None = None
         # decl[role][category]: None = not yet declared.
         self.decl: list[list[Declaration | None]] = [[None, None, None], [None, None, None]]
+        # keys[role][category]: the strength of each declaration, as it is made.
+        self.keys: list[list[tuple[int, int]]] = [[(0, 0)] * 3, [(0, 0)] * 3]
         self.phase = Phase.ELDER_DISCARD
         self.leader = ELDER
         self.lead = -1
         self.trick = 1
         self.tricks_won = [0, 0]
         self.scores = [[0] * 8, [0] * 8]
+        self.totals = [0, 0]
         self.events: list[Event] = []
         self.history: list[Action] = []
         self._undo: list[tuple[object, ...]] = []
@@ -239,9 +262,8 @@ class Deal:
 
     @classmethod
     def shuffled(cls, rng: random.Random, by: int = 2) -> Deal:
-        order = list(range(32))
-        rng.shuffle(order)
-        return cls.from_pack(order, by)
+        """A deal from a pack shuffled by ``rng`` (each order equally likely)."""
+        return cls.from_pack(shuffled_pack(rng), by)
 
     # ------------------------------------------------------------ queries
 
@@ -251,14 +273,14 @@ class Deal:
         p = self.phase
         if p == Phase.PLAY:
             return self.leader if self.lead < 0 else 1 - self.leader
-        return _TO_MOVE.get(p)
+        return _TO_MOVE_BY_PHASE[p]
 
     @property
     def is_over(self) -> bool:
         return self.phase == Phase.DONE
 
     def total(self, role: int) -> int:
-        return sum(self.scores[role])
+        return self.totals[role]
 
     def left_by_elder(self) -> tuple[Card, ...]:
         """Cards the elder left in the stock (Law 32)."""
@@ -306,7 +328,7 @@ class Deal:
             if not isinstance(action, LookAtLeft):
                 raise IllegalAction(f"the {who} hand must say whether he looks at the cards he left")
         else:
-            category, _ = _DECLARING[p]
+            category, _ = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
             kind = _DECLARATION_TYPES[category]
             if not isinstance(action, kind):
                 raise IllegalAction(f"the {who} hand must declare his {('point', 'sequences', 'quatorzes and trios')[category]} now")
@@ -364,20 +386,19 @@ class Deal:
 
     def apply(self, action: Action) -> None:
         """Carry out ``action`` for the player to move; ``IllegalAction`` if the laws forbid it."""
+        if self.phase is _PLAY_PHASE and type(action) is Play:
+            self._play(action.card)
+            return
         self.verify(action)
         self._undo.append((
-            self.phase, self.hands[0], self.hands[1], self.discards[0], self.discards[1],
-            self.elder_takes, self.younger_takes, self.elder_looked, self.younger_looked,
-            tuple(self.decl[0]), tuple(self.decl[1]), self.leader, self.lead, self.trick,
-            self.tricks_won[0], self.tricks_won[1], tuple(self.scores[0]), tuple(self.scores[1]),
-            len(self.events),
+            self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
+            self.tricks_won[0], self.tricks_won[1], len(self.events),
+            (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
+             self.elder_looked, self.younger_looked, tuple(self.decl[0]), tuple(self.decl[1])),
         ))
         self.history.append(action)
         p = self.phase
-        if p == Phase.PLAY:
-            assert isinstance(action, Play)
-            self._play(action.card)
-        elif p == Phase.ELDER_DISCARD:
+        if p == Phase.ELDER_DISCARD:
             assert isinstance(action, Discard)
             self._discard(ELDER, action.cards)
         elif p == Phase.YOUNGER_DISCARD:
@@ -404,15 +425,20 @@ class Deal:
         """Take back the last action and return it."""
         if not self._undo:
             raise IllegalAction("nothing to take back")
-        (self.phase, h0, h1, d0, d1, self.elder_takes, self.younger_takes, self.elder_looked,
-         self.younger_looked, decl0, decl1, self.leader, self.lead, self.trick, w0, w1, s0, s1,
-         n_events) = self._undo.pop()  # type: ignore[assignment]
-        self.hands[0], self.hands[1] = h0, h1  # type: ignore[has-type]
-        self.discards[0], self.discards[1] = d0, d1  # type: ignore[has-type]
-        self.decl[0], self.decl[1] = list(decl0), list(decl1)  # type: ignore[has-type]
-        self.tricks_won[0], self.tricks_won[1] = w0, w1  # type: ignore[has-type]
-        self.scores[0], self.scores[1] = list(s0), list(s1)  # type: ignore[has-type]
-        del self.events[n_events:]  # type: ignore[has-type]
+        (self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
+         self.tricks_won[0], self.tricks_won[1], n_events, rest) = self._undo.pop()  # type: ignore[misc]
+        if rest is not None:
+            (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
+             self.elder_looked, self.younger_looked, decl0, decl1) = rest
+            self.decl[0], self.decl[1] = list(decl0), list(decl1)
+            for r in (ELDER, YOUNGER):
+                self.keys[r] = [declaration_key(c, self.decl[r][c]) for c in (POINT, SEQUENCES, SETS)]
+        events = self.events
+        for e in events[n_events:]:
+            if e[0] == SCORE:
+                self.scores[e[1]][e[4]] -= e[3]
+                self.totals[e[1]] -= e[3]
+        del events[n_events:]
         return self.history.pop()
 
     # ------------------------------------------------------------ the exchange
@@ -443,73 +469,62 @@ class Deal:
     # ------------------------------------------------------------ calling
 
     def _declare(self, p: Phase, action: Action) -> None:
-        category, role = _DECLARING[p]
+        category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
         decl: Declaration
-        if isinstance(action, DeclarePoint):
-            decl = action.cards
-        elif isinstance(action, DeclareSequences):
-            decl = action.runs
+        if category == POINT:
+            decl = action.cards  # type: ignore[union-attr]
+        elif category == SEQUENCES:
+            decl = action.runs  # type: ignore[union-attr]
         else:
-            assert isinstance(action, DeclareSets)
-            decl = action.sets
+            decl = action.sets  # type: ignore[union-attr]
         self.decl[role][category] = decl
+        key = self.keys[role][category] = declaration_key(category, decl)
         ev = self.events
         if p <= Phase.YOUNGER_SETS:
             if role == ELDER:
                 if decl:
-                    key = declaration_key(category, decl)
-                    if category == POINT:
-                        ev.append(Event(CALL_POINT, ELDER, 0, key[0]))
-                    elif category == SEQUENCES:
-                        ev.append(Event(CALL_SEQUENCE, ELDER, 0, key[0], key[1]))
-                    else:
-                        ev.append(Event(CALL_SET, ELDER, 0, key[0], key[1]))
-                    self.phase = Phase(p + 1)
+                    kind = (CALL_POINT, CALL_SEQUENCE, CALL_SET)[category]
+                    ev.append(_new_event(Event, (kind, ELDER, 0, key[0], 0 if category == POINT else key[1])))
+                    self.phase = _PHASES[p + 1]
                 else:
-                    self._after_category(category)
+                    self.phase = _AFTER_CATEGORY[category]
             else:
                 self._reply(category)
-                self._after_category(category)
+                self.phase = _AFTER_CATEGORY[category]
         else:
             # The younger reckons a category the elder did not call: his is good.
-            if decl:
-                for item in declaration_items(category, decl):
-                    ev.append(Event(SHOW, YOUNGER, item, category, item_score(category, item)))
+            for item in declaration_items(category, decl):
+                ev.append(_new_event(Event, (SHOW, YOUNGER, item, category, item_score(category, item))))
             self._next_reckoning(p + 1)
 
     def _reply(self, category: int) -> None:
         """The younger's answer to the elder's call, and the elder's showing what is good or equal."""
         ev = self.events
+        e_key = self.keys[ELDER][category]
+        y_key = self.keys[YOUNGER][category]
+        if category == POINT:
+            if y_key[0] == e_key[0]:
+                ev.append(Event(ASK_VALUE, YOUNGER, 0, y_key[0]))  # "What do they make?" (Law 46)
+                ev.append(Event(CALL_VALUE, ELDER, 0, e_key[1]))
+            else:
+                y_key, e_key = (y_key[0], 0), (e_key[0], 0)  # the number of cards decides
+        result = (e_key < y_key) - (e_key > y_key) + 1  # 0 good, 1 equal, 2 not good
+        ev.append(_new_event(Event, (REPLY, YOUNGER, 0, result, 0)))
         e_decl = self.decl[ELDER][category]
-        y_decl = self.decl[YOUNGER][category]
-        e_key = declaration_key(category, e_decl)
-        y_key = declaration_key(category, y_decl)
-        if category == POINT and y_key[0] == e_key[0]:
-            ev.append(Event(ASK_VALUE, YOUNGER, 0, y_key[0]))  # "What do they make?"
-            ev.append(Event(CALL_VALUE, ELDER, 0, e_key[1]))
-        elif category == POINT and y_key[0] != e_key[0]:
-            y_key = (y_key[0], 0)  # only the number of cards is compared
-            e_key = (e_key[0], 0)
-        result = outcome(e_key, y_key)
-        ev.append(Event(REPLY, YOUNGER, 0, (Outcome.GOOD, Outcome.EQUAL, Outcome.NOT_GOOD).index(result)))
-        if result == Outcome.GOOD:
+        if result == 0:
             for item in declaration_items(category, e_decl):
-                ev.append(Event(SHOW, ELDER, item, category, item_score(category, item)))
-        elif result == Outcome.EQUAL:
-            first = declaration_items(category, e_decl)[0]
-            ev.append(Event(SHOW, ELDER, first, category, 0))
-
-    def _after_category(self, category: int) -> None:
-        self.phase = (Phase.ELDER_SEQUENCES, Phase.ELDER_SETS, Phase.PLAY)[category]
+                ev.append(_new_event(Event, (SHOW, ELDER, item, category, item_score(category, item))))
+        elif result == 1:
+            ev.append(_new_event(Event, (SHOW, ELDER, declaration_items(category, e_decl)[0], category, 0)))
 
     def _next_reckoning(self, start: int) -> None:
         """Move to the younger's next undeclared category, his look at the cards left, or the play."""
-        for p in range(start, Phase.YOUNGER_RECKON_SETS + 1):
-            category = p - Phase.YOUNGER_RECKON_POINT
-            if self.decl[YOUNGER][category] is None:
-                self.phase = Phase(p)
+        y_decl = self.decl[YOUNGER]
+        for p in range(start, _RECKON_SETS + 1):
+            if y_decl[p - _RECKON_POINT] is None:
+                self.phase = _PHASES[p]
                 return
-        if self.younger_looked is None and self.left_by_younger():
+        if self.younger_looked is None and self.elder_takes + self.younger_takes < 8:
             self.phase = Phase.YOUNGER_LOOK
             return
         self._reckon_and_continue()
@@ -517,65 +532,72 @@ class Deal:
     def _reckon_and_continue(self) -> None:
         """The younger shows what he has good or equal; the hands are scored in the order of Law 67."""
         ev = self.events
+        e_keys, y_keys = self.keys
+        e_decls, y_decls = self.decl
         for category in (POINT, SEQUENCES, SETS):
-            e_decl = self.decl[ELDER][category]
-            if not e_decl:
+            if not e_decls[category]:
                 continue  # the younger's own declarations were shown as he made them
-            y_decl = self.decl[YOUNGER][category]
-            c = _compare(category, e_decl, y_decl)
-            if c < 0:
-                for item in declaration_items(category, y_decl):
-                    ev.append(Event(SHOW, YOUNGER, item, category, item_score(category, item)))
-            elif c == 0 and y_decl:
-                ev.append(Event(SHOW, YOUNGER, declaration_items(category, y_decl)[0], category, 0))
-        for category, kind in ((POINT, S_POINT), (SEQUENCES, S_SEQUENCES), (SETS, S_SETS)):
-            e_decl = self.decl[ELDER][category]
-            y_decl = self.decl[YOUNGER][category]
-            c = _compare(category, e_decl, y_decl)
-            if c == 0:
-                continue
-            role = ELDER if c > 0 else YOUNGER
-            for item in declaration_items(category, e_decl if c > 0 else y_decl):
+            e_key, y_key = e_keys[category], y_keys[category]
+            if e_key < y_key:
+                for item in declaration_items(category, y_decls[category]):
+                    ev.append(_new_event(Event, (SHOW, YOUNGER, item, category, item_score(category, item))))
+            elif e_key == y_key:
+                first = declaration_items(category, y_decls[category])[0]
+                ev.append(_new_event(Event, (SHOW, YOUNGER, first, category, 0)))
+        for category in (POINT, SEQUENCES, SETS):
+            e_key, y_key = e_keys[category], y_keys[category]
+            if e_key == y_key:
+                continue  # equal, or nothing: neither scores (p. 89-90)
+            role = ELDER if e_key > y_key else YOUNGER
+            kind = category + S_POINT
+            for item in declaration_items(category, self.decl[role][category]):
                 self._score(role, kind, item_score(category, item), item)
         self._score(ELDER, S_PLAY, 1)  # the first lead, which reckons after the hands (Law 67 V)
-        self.phase = Phase.PLAY
+        self.phase = _PLAY_PHASE
 
     # ------------------------------------------------------------ play
 
     def _play(self, c: Card) -> None:
+        """Law 65: one for each card led, one for winning a trick as second player, two for the last."""
         bit = 1 << c
-        if self.lead < 0:
-            role = self.leader
-            self.hands[role] ^= bit
+        leader = self.leader
+        lead = self.lead
+        hands = self.hands
+        role = leader if lead < 0 else 1 - leader
+        hand = hands[role]
+        if not hand & bit or (lead >= 0 and hand & SUIT_MASKS[lead >> 3] and not bit & SUIT_MASKS[lead >> 3]):
+            self._verify_play(role, c)
+        events = self.events
+        won = self.tricks_won
+        trick = self.trick
+        self._undo.append((_PLAY_PHASE, hands[0], hands[1], leader, lead, trick, won[0], won[1],
+                           len(events), None))
+        self.history.append(PLAYS[c])
+        hands[role] = hand ^ bit
+        events.append(_new_event(Event, (PLAY, role, bit, trick, 0)))
+        if lead < 0:
             self.lead = c
-            self.events.append(Event(PLAY, role, bit, self.trick))
-            if self.trick == 1:
+            if trick == 1:
                 self._next_reckoning(Phase.YOUNGER_RECKON_POINT)
             else:
                 self._score(role, S_PLAY, 1)
             return
-        role = 1 - self.leader
-        self.hands[role] ^= bit
-        self.events.append(Event(PLAY, role, bit, self.trick))
-        lead = self.lead
-        last = self.trick == 12
         if c >> 3 == lead >> 3 and c > lead:
             winner = role
-            self._score(role, S_PLAY, 2 if last else 1)
+            self._score(role, S_PLAY, 2 if trick == 12 else 1)
         else:
-            winner = self.leader
-            if last:
+            winner = leader
+            if trick == 12:
                 self._score(winner, S_PLAY, 1)
-        self.tricks_won[winner] += 1
+        won[winner] += 1
         self.leader = winner
         self.lead = -1
-        self.trick += 1
-        if last:
+        self.trick = trick + 1
+        if trick == 12:
             for r in (ELDER, YOUNGER):
-                won = self.tricks_won[r]
-                if won == 12:
+                if won[r] == 12:
                     self._score(r, S_CARDS, 40)  # capot (Law 66)
-                elif won > 6:
+                elif won[r] > 6:
                     self._score(r, S_CARDS, 10)
             self.phase = Phase.DONE
 
@@ -583,24 +605,16 @@ class Deal:
 
     def _score(self, role: int, kind: int, points: int, cards: Mask = 0) -> None:
         """Add a score, and a pique or repique if this score reaches thirty (Laws 68-69)."""
-        mine = self.scores[role]
-        before = sum(mine)
-        mine[kind] += points
-        self.events.append(Event(SCORE, role, cards, points, kind))
-        if before < 30 <= before + points and sum(self.scores[1 - role]) == 0:
+        totals = self.totals
+        before = totals[role]
+        self.scores[role][kind] += points
+        totals[role] = before + points
+        self.events.append(_new_event(Event, (SCORE, role, cards, points, kind)))
+        if before < 30 <= before + points and totals[1 - role] == 0:
             if kind in _HAND_KINDS:
-                mine[S_REPIQUE] += 60
-                self.events.append(Event(SCORE, role, 0, 60, S_REPIQUE))
+                self._score(role, S_REPIQUE, 60)
             elif kind == S_PLAY and role == ELDER:
-                mine[S_PIQUE] += 30
-                self.events.append(Event(SCORE, role, 0, 30, S_PIQUE))
-
-
-def _compare(category: int, e_decl: Declaration | None, y_decl: Declaration | None) -> int:
-    """1 if the elder's declaration is good, -1 if the younger's, 0 if equal or neither."""
-    e_key = declaration_key(category, e_decl)
-    y_key = declaration_key(category, y_decl)
-    return (e_key > y_key) - (e_key < y_key)
+                self._score(role, S_PIQUE, 30)
 
 
 # ---------------------------------------------------------------- legal actions
@@ -690,8 +704,8 @@ def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int) -> Iterato
     elif phase in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
         yield LookAtLeft(True)
         yield LookAtLeft(False)
-    elif phase in _DECLARING:
-        category, _ = _DECLARING[phase]
+    elif _DECLARING_BY_PHASE[phase] is not None:
+        category, _ = _DECLARING_BY_PHASE[phase]  # type: ignore[misc]
         if category == POINT:
             for m in point_options(hand):
                 yield DeclarePoint(m)
@@ -710,6 +724,13 @@ def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int) -> int:
     return sum(1 for _ in legal_iter(phase, hand, lead, max_discard))
 
 
+@cache
+def _discard_weights(n: int, most: int) -> tuple[range, list[int]]:
+    """Sizes of discard and the cumulative number of discards of each size, for uniform sampling."""
+    sizes = range(1, most + 1)
+    return sizes, list(accumulate(comb(n, k) for k in sizes))
+
+
 def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random) -> Action:
     """A legal action chosen uniformly at random."""
     if phase == Phase.PLAY:
@@ -718,9 +739,12 @@ def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: ran
         return PLAYS[rng.choice(cards_of(hand))]
     if phase in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
         cards = cards_of(hand)
-        sizes = range(1, max_discard + 1)
-        n = rng.choices(sizes, weights=[comb(len(cards), k) for k in sizes])[0]
-        return Discard(sum(1 << c for c in rng.sample(cards, n)))
+        sizes, cum = _discard_weights(len(cards), max_discard)
+        n = rng.choices(sizes, cum_weights=cum)[0]
+        m = 0
+        for c in rng.sample(cards, n):
+            m |= 1 << c
+        return Discard(m)
     options = list(legal_iter(phase, hand, lead, max_discard))
     if not options:
         raise IllegalAction("the deal is over")
@@ -757,6 +781,14 @@ class LegalActions:
 
     def sample(self, rng: random.Random) -> Action:
         """A legal action chosen uniformly at random."""
-        if self.deal.to_move is None:
+        d = self.deal
+        if d.phase is _PLAY_PHASE:
+            lead = d.lead
+            hand = d.hands[d.leader if lead < 0 else 1 - d.leader]
+            if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
+                hand &= SUIT_MASKS[lead >> 3]
+            cards = cards_of(hand)
+            return PLAYS[cards[int(rng.random() * len(cards))]]
+        if d.to_move is None:
             raise IllegalAction("the deal is over")
         return legal_sample(*self._args(), rng)
