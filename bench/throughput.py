@@ -21,7 +21,6 @@ import time
 
 from piquet.deal import Deal, Phase, full_declarations
 
-
 # The category each calling phase asks for, by phase number.
 _CATEGORY = tuple(
     {Phase.ELDER_POINT: 0, Phase.YOUNGER_POINT: 0, Phase.ELDER_SEQUENCES: 1,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import Card, Mask, card_name, cards_of, format_cards, parse_card, parse_cards
-from .combinations import set_key, sequence_key
+from .combinations import sequence_key, set_key
 
 
 def _fmt(mask: Mask) -> str:

@@ -28,7 +28,6 @@ from .cards import (
     SUITS,
     TEN,
     Mask,
-    cards_of,
 )
 
 # Per suit byte (bit r = rank r present): how many cards, what they make.

@@ -53,13 +53,11 @@ from .cards import (
     format_cards,
 )
 from .combinations import (
-    Outcome,
     best_point,
     best_sequences,
     best_sets,
     is_carte_blanche,
     is_point,
-    outcome,
     point_key,
     point_score,
     sequence_key,
@@ -152,6 +150,10 @@ _AFTER_CATEGORY = (Phase.ELDER_SEQUENCES, Phase.ELDER_SETS, Phase.PLAY)
 _new_event = tuple.__new__
 
 Declaration = Mask | tuple[Mask, ...]
+# What undo() restores: the play fields, and for other actions the exchange and calls too.
+_Rest = tuple[int, int, int, int, bool | None, bool | None,
+              tuple[Declaration | None, ...], tuple[Declaration | None, ...]]
+_Snapshot = tuple[Phase, int, int, int, int, int, int, int, int, _Rest | None]
 
 
 def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tuple[Card, ...]]:
@@ -227,7 +229,7 @@ class Deal:
         stock_mask = 0
         for c in stock:
             stock_mask |= 1 << c
-        if elder & younger or stock_mask & (elder | younger) or (elder | younger | stock_mask) != (1 << 32) - 1:
+        if elder & younger or stock_mask & (elder | younger) or elder | younger | stock_mask != (1 << 32) - 1:
             raise CardError("a deal must hold each of the 32 cards once")
         self.dealt = (elder, younger)
         self.stock = tuple(stock)
@@ -250,7 +252,7 @@ class Deal:
         self.totals = [0, 0]
         self.events: list[Event] = []
         self.history: list[Action] = []
-        self._undo: list[tuple[object, ...]] = []
+        self._undo: list[_Snapshot] = []
         self.carte_blanche = (is_carte_blanche(elder), is_carte_blanche(younger))
         for role in (ELDER, YOUNGER):
             if self.carte_blanche[role]:
@@ -331,7 +333,8 @@ class Deal:
             category, _ = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
             kind = _DECLARATION_TYPES[category]
             if not isinstance(action, kind):
-                raise IllegalAction(f"the {who} hand must declare his {('point', 'sequences', 'quatorzes and trios')[category]} now")
+                what = ("point", "sequences", "quatorzes and trios")[category]
+                raise IllegalAction(f"the {who} hand must declare his {what} now")
             self._verify_declaration(role, category, action)
 
     def _verify_play(self, role: int, c: Card) -> None:
@@ -353,7 +356,8 @@ class Deal:
         n = cards.bit_count()
         law = "Law 21" if role == ELDER else "Laws 22, 34"
         if cards & ~self.hands[role]:
-            raise IllegalAction(f"{format_cards(cards_of(cards & ~self.hands[role]))} not in the {ROLES[role]} hand ({law})")
+            missing = format_cards(cards_of(cards & ~self.hands[role]))
+            raise IllegalAction(f"{missing} not in the {ROLES[role]} hand ({law})")
         hi = self.max_discard(role)
         if not 1 <= n <= hi:
             raise IllegalAction(f"the {ROLES[role]} hand must discard at least one card and at most {hi} ({law})")
@@ -379,8 +383,8 @@ class Deal:
                 raise IllegalAction(f"that declaration {why} (Law 64)")
         for m in items:
             if m & ~hand:
-                raise IllegalAction(
-                    f"the {who} hand does not hold {format_cards(cards_of(m & ~hand))} (Law 54: call only what you hold)")
+                missing = format_cards(cards_of(m & ~hand))
+                raise IllegalAction(f"the {who} hand does not hold {missing} (Law 54: call only what you hold)")
 
     # ------------------------------------------------------------ acting
 
@@ -425,8 +429,9 @@ class Deal:
         """Take back the last action and return it."""
         if not self._undo:
             raise IllegalAction("nothing to take back")
+        snap = self._undo.pop()
         (self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
-         self.tricks_won[0], self.tricks_won[1], n_events, rest) = self._undo.pop()  # type: ignore[misc]
+         self.tricks_won[0], self.tricks_won[1], n_events, rest) = snap
         if rest is not None:
             (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
              self.elder_looked, self.younger_looked, decl0, decl1) = rest
@@ -632,42 +637,36 @@ def point_options(hand: Mask) -> Iterator[Mask]:
                 yield m
 
 
-def _runs_within(byte_cards: list[Card]) -> list[list[Mask]]:
-    """All runs (3+ consecutive held cards) in one suit's cards (high first)."""
-    runs: list[Mask] = []
+def _runs_within(suit_cards: list[Card]) -> list[Mask]:
+    """Every run of three or more held cards in one suit (cards given high first)."""
     held = 0
-    for c in byte_cards:
+    for c in suit_cards:
         held |= 1 << c
-    for top in byte_cards:
+    runs: list[Mask] = []
+    for top in suit_cards:
         m = 1 << top
         c = top - 1
-        length = 1
-        while c >= 0 and (c >> 3) == (top >> 3) and held >> c & 1:
+        while c >= 0 and c >> 3 == top >> 3 and held >> c & 1:
             m |= 1 << c
-            length += 1
-            if length >= 3:
+            if m.bit_count() >= 3:
                 runs.append(m)
             c -= 1
-    return [runs]
+    return runs
+
+
+def _run_choices(runs: list[Mask], chosen: tuple[Mask, ...] = (), used: Mask = 0,
+                 start: int = 0) -> Iterator[tuple[Mask, ...]]:
+    """Every choice of disjoint runs, no two touching (touching runs are one sequence)."""
+    yield chosen
+    for i in range(start, len(runs)):
+        r = runs[i]
+        if not (r | r << 1 | r >> 1) & used:
+            yield from _run_choices(runs, chosen + (r,), used | r, i + 1)
 
 
 def sequence_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
     """Every set of sequences that may be declared together."""
-    per_suit: list[list[tuple[Mask, ...]]] = []
-    for s in SUITS:
-        runs = _runs_within(cards_of(hand & SUIT_MASKS[s]))[0]
-        choices: list[tuple[Mask, ...]] = [()]
-        # combinations of disjoint, non-adjacent runs in this suit
-        def extend(chosen: tuple[Mask, ...], used: Mask, start: int) -> None:
-            for i in range(start, len(runs)):
-                r = runs[i]
-                if r & used or (r << 1 | r >> 1) & used:
-                    continue
-                new = chosen + (r,)
-                choices.append(new)
-                extend(new, used | r, i + 1)
-        extend((), 0, 0)
-        per_suit.append(choices)
+    per_suit = [list(_run_choices(_runs_within(cards_of(hand & SUIT_MASKS[s])))) for s in SUITS]
     for combo in product(*per_suit):
         yield tuple(r for part in combo for r in part)
 
@@ -684,8 +683,8 @@ def set_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
         if len(held) == 4:
             opts.append(hand & RANK_MASKS[r])
         per_rank.append(opts)
-    for combo in product(*per_rank):
-        yield tuple(m for m in combo if m)
+    for chosen in product(*per_rank):
+        yield tuple(m for m in chosen if m)
 
 
 def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int) -> Iterator[Action]:

@@ -33,8 +33,8 @@ from .events import (
     LOOK,
     PLAY,
     POINT,
-    REPLY,
     REPLIES,
+    REPLY,
     S_CARDS,
     S_PIQUE,
     S_PLAY,
@@ -45,9 +45,10 @@ from .events import (
     Event,
 )
 
-_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-         "fifteen sixteen seventeen eighteen nineteen").split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+         "nineteen"]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
 
