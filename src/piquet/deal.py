@@ -121,21 +121,27 @@ class Phase(IntEnum):
     DONE = 14
 
 
+# The phases as plain module constants: an enum's attribute lookup is slow in the hot path.
+(ELDER_DISCARD, ELDER_LOOK, YOUNGER_DISCARD, ELDER_POINT, YOUNGER_POINT, ELDER_SEQUENCES,
+ YOUNGER_SEQUENCES, ELDER_SETS, YOUNGER_SETS, YOUNGER_RECKON_POINT, YOUNGER_RECKON_SEQUENCES,
+ YOUNGER_RECKON_SETS, YOUNGER_LOOK, PLAYING, DONE) = tuple(Phase)
+
+
 _TO_MOVE = {
-    Phase.ELDER_DISCARD: ELDER, Phase.ELDER_LOOK: ELDER, Phase.YOUNGER_DISCARD: YOUNGER,
-    Phase.ELDER_POINT: ELDER, Phase.YOUNGER_POINT: YOUNGER, Phase.ELDER_SEQUENCES: ELDER,
-    Phase.YOUNGER_SEQUENCES: YOUNGER, Phase.ELDER_SETS: ELDER, Phase.YOUNGER_SETS: YOUNGER,
-    Phase.YOUNGER_RECKON_POINT: YOUNGER, Phase.YOUNGER_RECKON_SEQUENCES: YOUNGER,
-    Phase.YOUNGER_RECKON_SETS: YOUNGER, Phase.YOUNGER_LOOK: YOUNGER,
+    ELDER_DISCARD: ELDER, ELDER_LOOK: ELDER, YOUNGER_DISCARD: YOUNGER,
+    ELDER_POINT: ELDER, YOUNGER_POINT: YOUNGER, ELDER_SEQUENCES: ELDER,
+    YOUNGER_SEQUENCES: YOUNGER, ELDER_SETS: ELDER, YOUNGER_SETS: YOUNGER,
+    YOUNGER_RECKON_POINT: YOUNGER, YOUNGER_RECKON_SEQUENCES: YOUNGER,
+    YOUNGER_RECKON_SETS: YOUNGER, YOUNGER_LOOK: YOUNGER,
 }
 #: For each declaring phase: (category, role).
 _DECLARING = {
-    Phase.ELDER_POINT: (POINT, ELDER), Phase.YOUNGER_POINT: (POINT, YOUNGER),
-    Phase.ELDER_SEQUENCES: (SEQUENCES, ELDER), Phase.YOUNGER_SEQUENCES: (SEQUENCES, YOUNGER),
-    Phase.ELDER_SETS: (SETS, ELDER), Phase.YOUNGER_SETS: (SETS, YOUNGER),
-    Phase.YOUNGER_RECKON_POINT: (POINT, YOUNGER),
-    Phase.YOUNGER_RECKON_SEQUENCES: (SEQUENCES, YOUNGER),
-    Phase.YOUNGER_RECKON_SETS: (SETS, YOUNGER),
+    ELDER_POINT: (POINT, ELDER), YOUNGER_POINT: (POINT, YOUNGER),
+    ELDER_SEQUENCES: (SEQUENCES, ELDER), YOUNGER_SEQUENCES: (SEQUENCES, YOUNGER),
+    ELDER_SETS: (SETS, ELDER), YOUNGER_SETS: (SETS, YOUNGER),
+    YOUNGER_RECKON_POINT: (POINT, YOUNGER),
+    YOUNGER_RECKON_SEQUENCES: (SEQUENCES, YOUNGER),
+    YOUNGER_RECKON_SETS: (SETS, YOUNGER),
 }
 _DECLARATION_TYPES = (DeclarePoint, DeclareSequences, DeclareSets)
 # The same tables indexed by phase number (an enum's hash is slow in the hot path).
@@ -143,10 +149,10 @@ _TO_MOVE_BY_PHASE: tuple[int | None, ...] = tuple(_TO_MOVE.get(Phase(i)) for i i
 _DECLARING_BY_PHASE: tuple[tuple[int, int] | None, ...] = tuple(
     _DECLARING.get(Phase(i)) for i in range(len(Phase)))
 _HAND_KINDS = (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS)
-_PLAY_PHASE = Phase.PLAY
+_PLAY_PHASE = PLAYING
 _PHASES = tuple(Phase)
-_RECKON_POINT, _RECKON_SETS = int(Phase.YOUNGER_RECKON_POINT), int(Phase.YOUNGER_RECKON_SETS)
-_AFTER_CATEGORY = (Phase.ELDER_SEQUENCES, Phase.ELDER_SETS, Phase.PLAY)
+_RECKON_POINT, _RECKON_SETS = int(YOUNGER_RECKON_POINT), int(YOUNGER_RECKON_SETS)
+_AFTER_CATEGORY = (ELDER_SEQUENCES, ELDER_SETS, PLAYING)
 _new_event = tuple.__new__
 
 Declaration = Mask | tuple[Mask, ...]
@@ -243,7 +249,7 @@ class Deal:
         self.decl: list[list[Declaration | None]] = [[None, None, None], [None, None, None]]
         # keys[role][category]: the strength of each declaration, as it is made.
         self.keys: list[list[tuple[int, int]]] = [[(0, 0)] * 3, [(0, 0)] * 3]
-        self.phase = Phase.ELDER_DISCARD
+        self.phase = ELDER_DISCARD
         self.leader = ELDER
         self.lead = -1
         self.trick = 1
@@ -273,13 +279,13 @@ class Deal:
     def to_move(self) -> int | None:
         """The role to act, or None when the deal is over."""
         p = self.phase
-        if p == Phase.PLAY:
+        if p == PLAYING:
             return self.leader if self.lead < 0 else 1 - self.leader
         return _TO_MOVE_BY_PHASE[p]
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.DONE
+        return self.phase == DONE
 
     def total(self, role: int) -> int:
         return self.totals[role]
@@ -313,20 +319,20 @@ class Deal:
     def verify(self, action: Action) -> None:
         """Raise ``IllegalAction`` saying why ``action`` is not allowed now."""
         p = self.phase
-        if p == Phase.DONE:
+        if p == DONE:
             raise IllegalAction("the deal is over")
         role = self.to_move
         assert role is not None
         who = ROLES[role]
-        if p == Phase.PLAY:
+        if p == PLAYING:
             if not isinstance(action, Play):
                 raise IllegalAction(f"the {who} hand must play a card now")
             self._verify_play(role, action.card)
-        elif p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+        elif p in (ELDER_DISCARD, YOUNGER_DISCARD):
             if not isinstance(action, Discard):
                 raise IllegalAction(f"the {who} hand must discard now")
             self._verify_discard(role, action.cards)
-        elif p in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
+        elif p in (ELDER_LOOK, YOUNGER_LOOK):
             if not isinstance(action, LookAtLeft):
                 raise IllegalAction(f"the {who} hand must say whether he looks at the cards he left")
         else:
@@ -402,18 +408,18 @@ class Deal:
         ))
         self.history.append(action)
         p = self.phase
-        if p == Phase.ELDER_DISCARD:
+        if p == ELDER_DISCARD:
             assert isinstance(action, Discard)
             self._discard(ELDER, action.cards)
-        elif p == Phase.YOUNGER_DISCARD:
+        elif p == YOUNGER_DISCARD:
             assert isinstance(action, Discard)
             self._discard(YOUNGER, action.cards)
-        elif p == Phase.ELDER_LOOK:
+        elif p == ELDER_LOOK:
             assert isinstance(action, LookAtLeft)
             self.elder_looked = action.look
             self.events.append(Event(LOOK, ELDER, 0, int(action.look)))
-            self.phase = Phase.YOUNGER_DISCARD
-        elif p == Phase.YOUNGER_LOOK:
+            self.phase = YOUNGER_DISCARD
+        elif p == YOUNGER_LOOK:
             assert isinstance(action, LookAtLeft)
             self.younger_looked = action.look
             left = 0
@@ -467,9 +473,9 @@ class Deal:
             self.events.append(Event(CARTE_BLANCHE_SHOWN, other, self.dealt[other]))
             self._score(other, S_CARTE_BLANCHE, 10, self.dealt[other])
         if role == ELDER:
-            self.phase = Phase.ELDER_LOOK if n < 5 else Phase.YOUNGER_DISCARD
+            self.phase = ELDER_LOOK if n < 5 else YOUNGER_DISCARD
         else:
-            self.phase = Phase.ELDER_POINT
+            self.phase = ELDER_POINT
 
     # ------------------------------------------------------------ calling
 
@@ -485,7 +491,7 @@ class Deal:
         self.decl[role][category] = decl
         key = self.keys[role][category] = declaration_key(category, decl)
         ev = self.events
-        if p <= Phase.YOUNGER_SETS:
+        if p <= YOUNGER_SETS:
             if role == ELDER:
                 if decl:
                     kind = (CALL_POINT, CALL_SEQUENCE, CALL_SET)[category]
@@ -530,7 +536,7 @@ class Deal:
                 self.phase = _PHASES[p]
                 return
         if self.younger_looked is None and self.elder_takes + self.younger_takes < 8:
-            self.phase = Phase.YOUNGER_LOOK
+            self.phase = YOUNGER_LOOK
             return
         self._reckon_and_continue()
 
@@ -583,7 +589,7 @@ class Deal:
         if lead < 0:
             self.lead = c
             if trick == 1:
-                self._next_reckoning(Phase.YOUNGER_RECKON_POINT)
+                self._next_reckoning(YOUNGER_RECKON_POINT)
             else:
                 self._score(role, S_PLAY, 1)
             return
@@ -604,7 +610,7 @@ class Deal:
                     self._score(r, S_CARDS, 40)  # capot (Law 66)
                 elif won[r] > 6:
                     self._score(r, S_CARDS, 10)
-            self.phase = Phase.DONE
+            self.phase = DONE
 
     # ------------------------------------------------------------ scoring
 
@@ -689,18 +695,18 @@ def set_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
 
 def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int) -> Iterator[Action]:
     """The legal actions of the player to move, from what he can see: his hand, the card led."""
-    if phase == Phase.PLAY:
+    if phase == PLAYING:
         playable = hand
         if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
             playable = hand & SUIT_MASKS[lead >> 3]
         for c in cards_of(playable):
             yield PLAYS[c]
-    elif phase in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+    elif phase in (ELDER_DISCARD, YOUNGER_DISCARD):
         cards = cards_of(hand)
         for n in range(1, max_discard + 1):
             for combo in combinations(cards, n):
                 yield Discard(sum(1 << c for c in combo))
-    elif phase in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
+    elif phase in (ELDER_LOOK, YOUNGER_LOOK):
         yield LookAtLeft(True)
         yield LookAtLeft(False)
     elif _DECLARING_BY_PHASE[phase] is not None:
@@ -717,7 +723,7 @@ def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int) -> Iterato
 
 
 def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int) -> int:
-    if phase in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+    if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
         n = hand.bit_count()
         return sum(comb(n, k) for k in range(1, max_discard + 1))
     return sum(1 for _ in legal_iter(phase, hand, lead, max_discard))
@@ -732,11 +738,11 @@ def _discard_weights(n: int, most: int) -> tuple[range, list[int]]:
 
 def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random) -> Action:
     """A legal action chosen uniformly at random."""
-    if phase == Phase.PLAY:
+    if phase == PLAYING:
         if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
             hand &= SUIT_MASKS[lead >> 3]
         return PLAYS[rng.choice(cards_of(hand))]
-    if phase in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+    if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
         cards = cards_of(hand)
         sizes, cum = _discard_weights(len(cards), max_discard)
         n = rng.choices(sizes, cum_weights=cum)[0]
@@ -762,7 +768,7 @@ class LegalActions:
         d = self.deal
         role = d.to_move
         if role is None:
-            return (Phase.DONE, 0, -1, 0)
+            return (DONE, 0, -1, 0)
         return (d.phase, d.hands[role], d.lead, d.max_discard(role))
 
     def __contains__(self, action: object) -> bool:
