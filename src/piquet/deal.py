@@ -362,8 +362,9 @@ class Deal:
         n = cards.bit_count()
         law = "Law 21" if role == ELDER else "Laws 22, 34"
         if cards & ~self.hands[role]:
-            missing = format_cards(cards_of(cards & ~self.hands[role]))
-            raise IllegalAction(f"{missing} not in the {ROLES[role]} hand ({law})")
+            missing = cards_of(cards & ~self.hands[role])
+            verb = "is" if len(missing) == 1 else "are"
+            raise IllegalAction(f"{format_cards(missing)} {verb} not in the {ROLES[role]} hand ({law})")
         hi = self.max_discard(role)
         if not 1 <= n <= hi:
             raise IllegalAction(f"the {ROLES[role]} hand must discard at least one card and at most {hi} ({law})")

@@ -163,7 +163,7 @@ def parse_record(text: str) -> PartieRecord:
 def load_record(path: str | PathLike[str]) -> PartieRecord:
     """Read a record from a file."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             text = f.read()
     except OSError as e:
         raise RecordError(f"cannot read {str(path)!r}: {e.strerror or e}", step="file") from None
@@ -310,10 +310,10 @@ def _read_hand_calls(value: object, n: int, role: str) -> HandCalls:
 
 def _read_deal(value: object, n: int) -> DealRecord:
     if not isinstance(value, dict):
-        raise RecordError(f"a deal is an object, found {_kind(value)}", n, "record")
+        raise RecordError(f"a deal is an object, found {_kind(value)}", n, "the deal")
     for k in value:
         if k not in _DEAL_KEYS:
-            raise RecordError(f"unknown field {k!r}", n, "record")
+            raise RecordError(f"unknown field {k!r}", n, "the deal")
     for k in ("dealer", "elder", "younger", "stock"):
         if k not in value:
             raise RecordError(f"the deal has no {k!r}", n, _STEP_NAMES[k])
@@ -364,11 +364,10 @@ def _read_partie(doc: object) -> PartieRecord:
     if not isinstance(rules, str):
         raise RecordError(f"the rules are named by a string, found {_kind(rules)}", step="rules")
     players = doc.get("players")
-    if players is not None:
-        if not isinstance(players, dict) or any(k not in SEATS or not isinstance(v, str)
-                                                for k, v in players.items()):
-            raise RecordError("players are the names of seats A and B, as {\"A\": \"Ann\", \"B\": \"Bob\"}",
-                              step="players")
+    if players is not None and (not isinstance(players, dict) or any(
+            k not in SEATS or not isinstance(v, str) for k, v in players.items())):
+        raise RecordError("players are the names of seats A and B, as {\"A\": \"Ann\", \"B\": \"Bob\"}",
+                          step="players")
     if "deals" not in doc:
         raise RecordError("the record has no 'deals'", step="record")
     deals = doc["deals"]
@@ -461,10 +460,10 @@ class _DealReplay:
             return ("younger_discard", "younger's discard", self._discard(YOUNGER, r.younger_discard),
                     _DISCARD_LAWS[1])
         if p in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
-            role = ELDER if p == Phase.ELDER_LOOK else YOUNGER
-            look = r.elder_looks_at_left if role == ELDER else r.younger_looks_at_left
-            key = f"{ROLES[role]}_looks_at_left"
-            return (key, _STEP_NAMES[key], None if look is None else LookAtLeft(look), _LOOK_LAWS[role])
+            looker = ELDER if p == Phase.ELDER_LOOK else YOUNGER
+            look = r.elder_looks_at_left if looker == ELDER else r.younger_looks_at_left
+            key = f"{ROLES[looker]}_looks_at_left"
+            return (key, _STEP_NAMES[key], None if look is None else LookAtLeft(look), _LOOK_LAWS[looker])
         role = d.to_move
         assert role is not None
         category = _category(p)
@@ -522,8 +521,9 @@ class _DealReplay:
         return (DeclarePoint(), DeclareSequences(), DeclareSets())[category]
 
     def _apply(self, action: Action, step: str) -> None:
+        d = self.deal
         try:
-            self.deal.apply(action)
+            d.apply(action)
         except IllegalAction as e:
             raise _from_illegal(e, self.n, step) from None
 
@@ -560,7 +560,7 @@ def replay(record: PartieRecord) -> Partie:
             raise RecordError(f"the partie is over after {n - 1} deals ({rules.title})", n, "dealer", "Law 71")
         expected = partie.dealer(n - 1)
         if dr.dealer != expected:
-            raise RecordError(f"{dr.dealer!r} deals, but the players deal alternately: it is {expected!r}'s deal",
+            raise RecordError(f"{dr.dealer} deals, but the players deal alternately: it is {expected}'s deal",
                               n, "dealer", "Law 16")
         elder, younger = _check_cards(n, dr)
         try:
