@@ -15,9 +15,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal the same cards again")
     play.add_argument("--record", metavar="FILE", help="save the record to FILE as the game goes")
     play.add_argument("--resume", metavar="FILE", help="resume the partie saved in FILE")
-    play.add_argument("--rules", default="rubicon", help="rubicon (six deals) or four-deal")
-    play.add_argument("--level", default="simple", help="the computer opponent: random or simple")
-    play.add_argument("--name", default="You", help="your name on the score card")
+    play.add_argument("--rules", default=None, help="rubicon (six deals, the default) or four-deal")
+    play.add_argument("--level", default=None, help="the computer opponent: random or simple (the default)")
+    play.add_argument("--name", default=None, help="your name on the score card (default: You)")
     play.add_argument("--symbols", action="store_true", help="show suits as symbols")
 
     replay = sub.add_parser("replay", help="score the deals of a record")

@@ -36,6 +36,7 @@ from .events import (
     REPLIES,
     REPLY,
     S_CARDS,
+    S_CARTE_BLANCHE,
     S_PIQUE,
     S_PLAY,
     S_REPIQUE,
@@ -169,7 +170,7 @@ class Narrator:
             self.count[r] += e.value
             word = "Pique" if kind == S_PIQUE else "Repique"
             yield None, f"{word}! {n[r]} adds {number_words(e.value)}: {number_words(self.count[r])}."
-        elif e.cards == 0 and e.value == 10:
+        elif kind == S_CARTE_BLANCHE:
             self.count[r] += 10
             yield r, f"Carte blanche: {number_words(self.count[r])}."
 
