@@ -317,41 +317,56 @@ class Deal:
     # ------------------------------------------------------------ checking
 
     def verify(self, action: Action) -> None:
-        """Raise ``IllegalAction`` saying why ``action`` is not allowed now."""
+        """Raise ``IllegalAction`` saying why ``action`` is not allowed now, citing the law."""
         p = self.phase
         if p == DONE:
-            raise IllegalAction("the deal is over")
+            raise IllegalAction("the deal is over: the cards have been scored (Law 66)")
         role = self.to_move
         assert role is not None
         who = ROLES[role]
         if p == PLAYING:
             if not isinstance(action, Play):
-                raise IllegalAction(f"the {who} hand must play a card now")
+                law = "Law 56: nothing omitted can be reckoned now" if isinstance(action, _DECLARATION_TYPES) \
+                    else "Laws 24, 59"
+                raise IllegalAction(f"the {who} hand must play a card now ({law})")
             self._verify_play(role, action.card)
         elif p in (ELDER_DISCARD, YOUNGER_DISCARD):
             if not isinstance(action, Discard):
-                raise IllegalAction(f"the {who} hand must discard now")
+                raise IllegalAction(f"the {who} hand must discard now ({'Law 21' if role == ELDER else 'Law 22'})")
             self._verify_discard(role, action.cards)
         elif p in (ELDER_LOOK, YOUNGER_LOOK):
             if not isinstance(action, LookAtLeft):
-                raise IllegalAction(f"the {who} hand must say whether he looks at the cards he left")
+                raise IllegalAction(f"the {who} hand must say whether he looks at the cards he left "
+                                    f"({'Law 33' if role == ELDER else 'Law 36'})")
         else:
             category, _ = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
             kind = _DECLARATION_TYPES[category]
             if not isinstance(action, kind):
                 what = ("point", "sequences", "quatorzes and trios")[category]
-                raise IllegalAction(f"the {who} hand must declare his {what} now")
+                law = ("Law 46: the point is called first", "Laws 48-49", "Laws 48-49")[category]
+                raise IllegalAction(f"the {who} hand must declare his {what} now ({law})")
             self._verify_declaration(role, category, action)
 
     def _verify_play(self, role: int, c: Card) -> None:
         hand = self.hands[role]
+        who = ROLES[role]
         if not hand >> c & 1:
-            raise IllegalAction(f"{card_name(c)} is not in the {ROLES[role]} hand")
+            name = card_name(c)
+            why = f"{name} is not in the {who} hand"
+            if self.hands[1 - role] >> c & 1:
+                if self.lead < 0:
+                    raise IllegalAction(f"{why}: it is his lead, and {name} would be a lead out of turn (Law 59 III)")
+                raise IllegalAction(f"{why}: it is his turn to play to the card led (Law 59 II)")
+            if any(e.kind == PLAY and e.cards >> c & 1 for e in self.events):
+                raise IllegalAction(f"{why}: it has been played, and a card played cannot be taken up (Law 59)")
+            if self.discards[role] >> c & 1:
+                raise IllegalAction(f"{why}: it is in his discard, which he cannot retake (Laws 24-25)")
+            raise IllegalAction(f"{why}: he plays the cards he holds (Laws 57-58)")
         if self.lead >= 0:
             suit = SUIT_MASKS[self.lead >> 3]
             if hand & suit and not (1 << c) & suit:
                 raise IllegalAction(
-                    f"{card_name(c)} revokes: the {ROLES[role]} hand holds "
+                    f"{card_name(c)} revokes: the {who} hand holds "
                     f"{('spades', 'hearts', 'clubs', 'diamonds')[self.lead >> 3]} and must follow suit (Law 59 IV)")
 
     def max_discard(self, role: int) -> int:
