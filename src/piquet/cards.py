@@ -103,13 +103,13 @@ def _byte_cards(s: Suit, b: int) -> tuple[Card, ...]:
     return tuple(s * 8 + r for r in range(7, -1, -1) if b >> r & 1)
 
 
-# For each suit and each byte of that suit, its cards high first.
-_SUIT_BYTE_CARDS = tuple(tuple(_byte_cards(s, b) for b in range(256)) for s in SUITS)
+#: For each suit and each byte of that suit, its cards high first.
+SUIT_BYTE_CARDS = tuple(tuple(_byte_cards(s, b) for b in range(256)) for s in SUITS)
 
 
 def cards_of(mask: Mask) -> list[Card]:
     """The cards of a mask in display order (by suit, high first)."""
-    t0, t1, t2, t3 = _SUIT_BYTE_CARDS
+    t0, t1, t2, t3 = SUIT_BYTE_CARDS
     return [*t0[mask & 0xFF], *t1[mask >> 8 & 0xFF], *t2[mask >> 16 & 0xFF], *t3[mask >> 24 & 0xFF]]
 
 

@@ -42,6 +42,7 @@ from .actions import (
 )
 from .cards import (
     RANK_MASKS,
+    SUIT_BYTE_CARDS,
     SUIT_MASKS,
     SUITS,
     TEN,
@@ -806,9 +807,11 @@ class LegalActions:
         if d.phase is _PLAY_PHASE:
             lead = d.lead
             hand = d.hands[d.leader if lead < 0 else 1 - d.leader]
-            if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
-                hand &= SUIT_MASKS[lead >> 3]
-            cards = cards_of(hand)
+            suit = lead >> 3
+            if lead >= 0 and hand & SUIT_MASKS[suit]:
+                cards: Sequence[Card] = SUIT_BYTE_CARDS[suit][hand >> (8 * suit) & 0xFF]
+            else:
+                cards = cards_of(hand)
             return PLAYS[cards[int(rng.random() * len(cards))]]
         if d.to_move is None:
             raise IllegalAction("the deal is over")
