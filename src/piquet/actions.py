@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import Card, Mask, card_name, cards_of, format_cards, parse_card, parse_cards
+from .cards import Card, CardError, Mask, card_name, cards_of, format_cards, parse_card, parse_cards
 from .combinations import sequence_key, set_key
 
 
@@ -94,6 +94,10 @@ class Play:
     """Lead or play this card (Laws 57-66)."""
 
     card: Card
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.card < 32:
+            raise CardError(f"{self.card!r} is not a card of the 32-card pack")
 
     def __str__(self) -> str:
         return f"Play({card_name(self.card)})"

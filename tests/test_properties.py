@@ -1,0 +1,804 @@
+"""Random legal deals against a referee written from the 1896 Laws.
+
+The ``Referee`` below is an independent model of one deal, written from the
+Laws (9, 18-24, 32-36, 46-49, 55, 61-69) and the description of the game
+(p. 83-99), not from the engine: it deals the pack itself, enumerates every
+legal action from first principles (all subsets of the hand for a discard, all
+subsets of one suit for a point, every choice of runs for sequences, ...),
+scores in the order of Law 67 and knows which cards each player is entitled
+to see.  Random deals (random packs, dealt by twos or by threes) are played
+through the engine with random legal actions, and at every step the engine must
+agree with the referee:
+
+* the 32 cards are conserved: hands, discards, the stock's remainder and the
+  cards played partition the pack;
+* the role to move and the kind of action expected agree, and the scores agree
+  component by component after every action;
+* the legal-action generator agrees exactly with the referee's brute force,
+  and ``in`` agrees with the referee's own test of legality;
+* the play points add up (12 leads, one per trick won by the second player,
+  one more for the last trick); only the elder piques, either hand repiques;
+* ``undo()`` restores the exact previous state;
+* no observation holds a card its player may not see.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from itertools import product
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from piquet import (
+    Deal,
+    DeclarePoint,
+    DeclareSequences,
+    DeclareSets,
+    Discard,
+    IllegalAction,
+    LookAtLeft,
+    Play,
+    observe,
+)
+from piquet.cards import card_name, parse_card
+from piquet.events import SCORE_KINDS
+
+E, Y = 0, 1  # elder and younger hand
+POINT, SEQUENCES, SETS = 0, 1, 2
+KINDS = ("carte_blanche", "point", "sequences", "sets", "play", "cards", "pique", "repique")
+CB, K_POINT, K_SEQ, K_SETS, K_PLAY, K_CARDS, K_PIQUE, K_REPIQUE = range(8)
+FULL = (1 << 32) - 1
+
+# A card is suit * 8 + rank, rank 0 = seven ... 7 = ace (the engine's encoding, cards.py).
+TEN, KNAVE, QUEEN, KING, ACE = 3, 4, 5, 6, 7
+#: p. 86: the ace is valued at eleven, court cards at ten, the others at their pips.
+PIP = (7, 8, 9, 10, 10, 10, 10, 11)
+
+
+def suit(c: int) -> int:
+    return c // 8
+
+
+def rank(c: int) -> int:
+    return c % 8
+
+
+def cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask(cs: Any) -> int:
+    m = 0
+    for c in cs:
+        m |= 1 << c
+    return m
+
+
+def suit_mask(s: int) -> int:
+    return 0xFF << (8 * s)
+
+
+def submasks(m: int) -> Iterator[int]:
+    """Every subset of a mask, the empty one included."""
+    s = m
+    while True:
+        yield s
+        if s == 0:
+            return
+        s = (s - 1) & m
+
+
+def deal_by_law(order: list[int], by: int) -> tuple[int, int, list[int]]:
+    """Law 9: by twos or threes, the top cards to the adversary (elder), twelve each."""
+    elder = younger = 0
+    pos = 0
+    while pos < 24:
+        elder |= mask(order[pos:pos + by])
+        younger |= mask(order[pos + by:pos + 2 * by])
+        pos += 2 * by
+    return elder, younger, order[24:]
+
+
+def is_carte_blanche(dealt: int) -> bool:
+    """Law 18: twelve cards dealt without king, queen or knave."""
+    return dealt.bit_count() >= 12 and not any(rank(c) in (KING, QUEEN, KNAVE) for c in cards(dealt))
+
+
+# ---------------------------------------------------------------- combinations, from the laws
+
+def maximal_runs(m: int) -> list[int]:
+    """The maximal groups of cards of one suit that are consecutive in rank."""
+    runs = []
+    for s in range(4):
+        run = 0
+        for r in range(8):
+            c = s * 8 + r
+            if m >> c & 1:
+                run |= 1 << c
+            else:
+                if run:
+                    runs.append(run)
+                run = 0
+        if run:
+            runs.append(run)
+    return runs
+
+
+def is_sequence(m: int) -> bool:
+    """Three or more cards of one suit, following each other in rank (p. 87-88)."""
+    runs = maximal_runs(m)
+    return len(runs) == 1 and runs[0] == m and m.bit_count() >= 3
+
+
+def point_key(m: int) -> tuple[int, int]:
+    """Law 62 and p. 86: more cards win; between equal numbers, the greater value."""
+    return (m.bit_count(), sum(PIP[rank(c)] for c in cards(m))) if m else (0, 0)
+
+
+def seq_key(run: int) -> tuple[int, int]:
+    """Law 63: the longer is good; of equal length, the higher."""
+    return (run.bit_count(), max(rank(c) for c in cards(run)))
+
+
+def set_key(m: int) -> tuple[int, int]:
+    """Law 64: any quatorze beats any trio; then the higher rank."""
+    return (m.bit_count(), rank(cards(m)[0]))
+
+
+def item_key(cat: int, item: int) -> tuple[int, int]:
+    return (point_key, seq_key, set_key)[cat](item)
+
+
+def item_score(cat: int, item: int) -> int:
+    n = item.bit_count()
+    if cat == POINT:
+        return n  # Law 62: one for each card
+    if cat == SEQUENCES:
+        return n if n < 5 else n + 10  # Law 63
+    return 14 if n == 4 else 3  # Law 64
+
+
+def best_key(cat: int, items: tuple[int, ...] | None) -> tuple[int, int]:
+    return max((item_key(cat, i) for i in items), default=(0, 0)) if items else (0, 0)
+
+
+def decl_items(action: Any) -> tuple[int, ...]:
+    if isinstance(action, DeclarePoint):
+        return (action.cards,) if action.cards else ()
+    if isinstance(action, DeclareSequences):
+        return tuple(action.runs)
+    return tuple(action.sets)
+
+
+def point_options(hand: int) -> set[int]:
+    """Nothing, or any cards of one suit: a player may call less than he holds (p. 93)."""
+    opts = {0}
+    for s in range(4):
+        opts |= set(submasks(hand & suit_mask(s)))
+    return opts
+
+
+def sequence_options(hand: int) -> set[tuple[int, ...]]:
+    """Every choice of sequences: in each suit, any held cards whose maximal runs are all 3+ long."""
+    per_suit = []
+    for s in range(4):
+        choices = []
+        for sub in submasks(hand & suit_mask(s)):
+            runs = maximal_runs(sub)
+            if all(r.bit_count() >= 3 for r in runs):
+                choices.append(tuple(runs))
+        per_suit.append(choices)
+    return {tuple(sorted(sum(combo, ()))) for combo in product(*per_suit)}
+
+
+def set_options(hand: int) -> set[tuple[int, ...]]:
+    """Every choice of quatorzes and trios: of each rank ten or higher, none, three or four held."""
+    per_rank = []
+    for r in range(TEN, ACE + 1):
+        of_rank = hand & mask(s * 8 + r for s in range(4))
+        per_rank.append([m for m in submasks(of_rank) if m.bit_count() in (0, 3, 4)])
+    return {tuple(sorted(m for m in combo if m)) for combo in product(*per_rank)}
+
+
+def sequences_legal(runs: tuple[int, ...], hand: int) -> bool:
+    used = 0
+    for run in runs:
+        if not is_sequence(run) or run & ~hand or run & used:
+            return False
+        used |= run
+    # Runs touching in one suit are a single sequence, not two.
+    return all(r.bit_count() >= 3 for r in maximal_runs(used)) and len(maximal_runs(used)) == len(runs)
+
+
+def sets_legal(sets: tuple[int, ...], hand: int) -> bool:
+    ranks = []
+    for m in sets:
+        cs = cards(m)
+        if len(cs) not in (3, 4) or len({rank(c) for c in cs}) != 1 or rank(cs[0]) < TEN or m & ~hand:
+            return False
+        ranks.append(rank(cs[0]))
+    return len(ranks) == len(set(ranks))
+
+
+def canonical(action: Any) -> Any:
+    """An action as plain, order-free data, to compare engine and referee sets."""
+    if isinstance(action, Discard):
+        return ("discard", action.cards)
+    if isinstance(action, LookAtLeft):
+        return ("look", action.look)
+    if isinstance(action, Play):
+        return ("play", action.card)
+    kind = {DeclarePoint: "point", DeclareSequences: "sequences", DeclareSets: "sets"}[type(action)]
+    return (kind, tuple(sorted(decl_items(action))))
+
+
+# ---------------------------------------------------------------- the referee
+
+class Referee:
+    """One deal, modelled from the laws."""
+
+    def __init__(self, elder: int, younger: int, stock: list[int]) -> None:
+        self.dealt = (elder, younger)
+        self.stock = list(stock)
+        self.hand = [elder, younger]
+        self.discard = [0, 0]
+        self.took: list[int | None] = [None, None]
+        self.looked: list[bool | None] = [None, None]
+        self.decl: list[list[tuple[int, ...] | None]] = [[None] * 3, [None] * 3]
+        self.cb = (is_carte_blanche(elder), is_carte_blanche(younger))
+        # stage: (what, role, category)
+        self.stage: tuple[str, int, int] = ("discard", E, -1)
+        self.first_lead_made = False
+        self.reckoned = False
+        self.leader = E
+        self.lead: int | None = None
+        self.trick = 1
+        self.won = [0, 0]
+        self.follower_wins = 0
+        self.played = 0
+        self.score = [[0] * 8, [0] * 8]
+        self.log: list[tuple[int, int, int]] = []
+
+    # ------------------------------------------------------------ scoring (Laws 61-69)
+
+    def total(self, role: int) -> int:
+        return sum(self.score[role])
+
+    def add(self, role: int, kind: int, points: int) -> None:
+        before = self.total(role)
+        self.score[role][kind] += points
+        self.log.append((role, kind, points))
+        if before < 30 <= before + points and self.total(1 - role) == 0:
+            if kind in (CB, K_POINT, K_SEQ, K_SETS):
+                self.add(role, K_REPIQUE, 60)  # Law 68: thirty in hand alone, before the adversary
+            elif kind == K_PLAY and role == E:
+                self.add(role, K_PIQUE, 30)  # Law 69: thirty in hand and play, elder only
+
+    def reckon(self) -> None:
+        """Law 67: point, sequences, quatorzes and trios, then the elder's first lead."""
+        for cat in (POINT, SEQUENCES, SETS):
+            ek = best_key(cat, self.decl[E][cat])
+            yk = best_key(cat, self.decl[Y][cat])
+            if ek == yk:
+                continue  # equal (or nothing): neither scores anything (p. 89-90)
+            role = E if ek > yk else Y
+            for item in self.decl[role][cat] or ():
+                self.add(role, K_POINT + cat, item_score(cat, item))
+        self.add(E, K_PLAY, 1)
+        self.reckoned = True
+
+    # ------------------------------------------------------------ what is expected and legal
+
+    @property
+    def mover(self) -> int | None:
+        return None if self.stage[0] == "done" else self.stage[1]
+
+    def max_discard(self) -> int:
+        """Law 21: the elder up to five; Laws 22, 34: the younger three and any the elder left."""
+        return 5 if self.stage[1] == E else 8 - (self.took[E] or 0)
+
+    def left_in_stock(self) -> list[int]:
+        taken = (self.took[E] or 0) + (self.took[Y] or 0)
+        return self.stock[taken:]
+
+    def legal(self) -> set[Any]:
+        """Every legal action, by brute force."""
+        what, role, cat = self.stage
+        hand = self.hand[role] if what != "done" else 0
+        if what == "discard":
+            hi = self.max_discard()
+            return {("discard", m) for m in submasks(hand) if 1 <= m.bit_count() <= hi}
+        if what == "look":
+            return {("look", True), ("look", False)}
+        if what == "play":
+            playable = hand
+            if self.lead is not None and hand & suit_mask(suit(self.lead)):
+                playable = hand & suit_mask(suit(self.lead))  # Law 59 IV: follow suit
+            return {("play", c) for c in cards(playable)}
+        if what == "declare":
+            if cat == POINT:
+                return {("point", (m,) if m else ()) for m in point_options(hand)}
+            if cat == SEQUENCES:
+                return {("sequences", o) for o in sequence_options(hand)}
+            return {("sets", o) for o in set_options(hand)}
+        return set()
+
+    def is_legal(self, action: Any) -> bool:
+        """The referee's own test of one action."""
+        what, role, cat = self.stage
+        if what == "done":
+            return False
+        hand = self.hand[role]
+        if what == "discard":
+            return (isinstance(action, Discard) and not action.cards & ~hand
+                    and 1 <= action.cards.bit_count() <= self.max_discard())
+        if what == "look":
+            return isinstance(action, LookAtLeft)
+        if what == "play":
+            if not isinstance(action, Play) or not hand >> action.card & 1:
+                return False
+            return (self.lead is None or not hand & suit_mask(suit(self.lead))
+                    or suit(action.card) == suit(self.lead))
+        kind = (DeclarePoint, DeclareSequences, DeclareSets)[cat]
+        if not isinstance(action, kind):
+            return False
+        if cat == POINT:
+            m = action.cards
+            return m == 0 or (not m & ~hand and any(not m & ~suit_mask(s) for s in range(4)))
+        if cat == SEQUENCES:
+            return sequences_legal(tuple(action.runs), hand)
+        return sets_legal(tuple(action.sets), hand)
+
+    # ------------------------------------------------------------ acting
+
+    def apply(self, action: Any) -> None:
+        assert self.is_legal(action), (action, self.stage)
+        what, role, cat = self.stage
+        if what == "discard":
+            n = action.cards.bit_count()
+            start = 0 if role == E else self.took[E] or 0
+            taken = mask(self.stock[start:start + n])
+            self.hand[role] = (self.hand[role] & ~action.cards) | taken
+            self.discard[role] = action.cards
+            self.took[role] = n
+            other = 1 - role
+            if self.cb[other]:
+                self.add(other, CB, 10)  # Law 20: shown (and scored) once the adversary has discarded
+            if role == E:
+                self.stage = ("look", E, -1) if n < 5 else ("discard", Y, -1)
+            else:
+                self.stage = ("declare", E, POINT)
+        elif what == "look":
+            self.looked[role] = action.look
+            if role == E:
+                self.stage = ("discard", Y, -1)
+            else:
+                self.after_first_lead()
+        elif what == "declare":
+            self.decl[role][cat] = decl_items(action)
+            if role == E:
+                if self.decl[E][cat]:
+                    self.stage = ("declare", Y, cat)  # the younger answers
+                else:
+                    self.next_elder_category(cat)
+            elif not self.first_lead_made:
+                self.next_elder_category(cat)
+            else:
+                self.after_first_lead()
+        elif what == "play":
+            self.play(role, action.card)
+
+    def next_elder_category(self, cat: int) -> None:
+        self.stage = ("declare", E, cat + 1) if cat < SETS else ("play", E, -1)
+
+    def after_first_lead(self) -> None:
+        """p. 93: before playing to the first card, the younger reckons; Law 36: he may look."""
+        for cat in (POINT, SEQUENCES, SETS):
+            if self.decl[Y][cat] is None:
+                self.stage = ("declare", Y, cat)
+                return
+        if self.looked[Y] is None and self.left_in_stock():
+            self.stage = ("look", Y, -1)
+            return
+        self.reckon()
+        self.stage = ("play", Y, -1)
+
+    def play(self, role: int, c: int) -> None:
+        """Laws 65-66."""
+        self.hand[role] &= ~(1 << c)
+        self.played |= 1 << c
+        if self.lead is None:
+            self.lead = c
+            if not self.first_lead_made:
+                self.first_lead_made = True
+                self.after_first_lead()
+            else:
+                self.add(role, K_PLAY, 1)
+                self.stage = ("play", 1 - role, -1)
+            return
+        lead, leader = self.lead, self.leader
+        last = self.trick == 12
+        if suit(c) == suit(lead) and rank(c) > rank(lead):
+            winner = role
+            self.follower_wins += 1
+            self.add(role, K_PLAY, 2 if last else 1)
+        else:
+            winner = leader
+            if last:
+                self.add(leader, K_PLAY, 1)
+        self.won[winner] += 1
+        self.leader, self.lead = winner, None
+        self.trick += 1
+        if last:
+            for r in (E, Y):
+                if self.won[r] == 12:
+                    self.add(r, K_CARDS, 40)
+                elif self.won[r] > 6:
+                    self.add(r, K_CARDS, 10)
+            self.stage = ("done", -1, -1)
+        else:
+            self.stage = ("play", winner, -1)
+
+    # ------------------------------------------------------------ what each player may see
+
+    def entitled(self, role: int) -> int:
+        """The cards ``role`` is entitled to see now (Laws 19-20, 33, 36, 55; p. 90)."""
+        other = 1 - role
+        seen = self.dealt[role] | self.played
+        if self.took[role] is not None:
+            start = 0 if role == E else self.took[E] or 0
+            seen |= mask(self.stock[start:start + self.took[role]])
+        if role == E and self.looked[E]:
+            seen |= mask(self.stock[self.took[E] or 0:5])
+        if self.looked[Y]:
+            seen |= mask(self.left_in_stock())
+        if self.cb[other] and self.took[role] is not None:
+            seen |= self.dealt[other]
+        for cat in (POINT, SEQUENCES, SETS):
+            ed, yd = self.decl[E][cat], self.decl[Y][cat]
+            if ed is None or yd is None:
+                continue
+            ek, yk = best_key(cat, ed), best_key(cat, yd)
+            if role == Y and ed:
+                # What the elder scores as good or calls as equal, once the younger has answered.
+                if ek > yk:
+                    seen |= mask_of_items(ed)
+                elif ek == yk:
+                    seen |= mask_of_items(i for i in ed if item_key(cat, i) == ek)
+            if role == E:
+                if not ed:
+                    seen |= mask_of_items(yd)  # reckoned by the younger, uncontested
+                elif self.reckoned and yk > ek:
+                    seen |= mask_of_items(yd)
+                elif self.reckoned and yk == ek:
+                    seen |= mask_of_items(i for i in yd if item_key(cat, i) == yk)
+        return seen
+
+
+def mask_of_items(items: Any) -> int:
+    m = 0
+    for i in items:
+        m |= i
+    return m
+
+
+# ---------------------------------------------------------------- engine views
+
+_KIND_OF = {Discard: "discard", LookAtLeft: "look", Play: "play", DeclarePoint: "declare",
+            DeclareSequences: "declare", DeclareSets: "declare"}
+_QUOTED_CARD = re.compile(r'"((?:A|K|Q|J|10|9|8|7)[SHCD])"', re.IGNORECASE)
+_BIT_OF_NAME = {card_name(c): 1 << c for c in range(32)}
+
+
+def json_cards(obj: Any) -> int:
+    """Every card named anywhere in a JSON-ready observation, as a whole string (key or value)."""
+    found = 0
+    for name in set(_QUOTED_CARD.findall(json.dumps(obj))):
+        found |= _BIT_OF_NAME.get(name) or 1 << parse_card(name)
+    return found
+
+
+def freeze(value: Any) -> Any:
+    """A copy of a field in which every list is a tuple, recursively (the rest is immutable)."""
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
+    if isinstance(value, set):
+        return frozenset(value)
+    return value
+
+
+def snapshot(deal: Deal) -> dict[str, Any]:
+    """Every field of the deal, frozen."""
+    names: list[str] = []
+    for klass in type(deal).__mro__:
+        names.extend(getattr(klass, "__slots__", ()))
+    state = {n: freeze(getattr(deal, n)) for n in names if hasattr(deal, n)}
+    state.update({n: freeze(v) for n, v in getattr(deal, "__dict__", {}).items()})
+    return state
+
+
+def stock_remainder(deal: Deal) -> int:
+    taken = max(deal.elder_takes, 0) + max(deal.younger_takes, 0)
+    return mask(deal.stock[taken:])
+
+
+def played_cards(deal: Deal) -> int:
+    return mask(a.card for a in deal.history if isinstance(a, Play))
+
+
+def check_conservation(deal: Deal) -> None:
+    parts = [deal.hands[E], deal.hands[Y], deal.discards[E], deal.discards[Y],
+             stock_remainder(deal), played_cards(deal)]
+    union = 0
+    for p in parts:
+        assert not union & p, f"a card is in two places: {[card_name(c) for c in cards(union & p)]}"
+        union |= p
+    assert union == FULL, f"cards lost: {[card_name(c) for c in cards(FULL & ~union)]}"
+
+
+def check_agreement(deal: Deal, ref: Referee) -> None:
+    assert deal.to_move == ref.mover, (deal.phase, ref.stage)
+    assert deal.is_over == (ref.stage[0] == "done")
+    for r in (E, Y):
+        assert list(deal.scores[r]) == ref.score[r], (r, deal.scores[r], ref.score[r], deal.history)
+        assert deal.total(r) == ref.total(r)
+        assert deal.hands[r] == ref.hand[r]
+    assert deal.scores[Y][K_PIQUE] == 0, "the younger hand can never pique (p. 98)"
+    assert deal.scores[E][K_PIQUE] in (0, 30) and deal.scores[Y][K_REPIQUE] in (0, 60)
+    assert deal.scores[E][K_REPIQUE] in (0, 60)
+    assert not (deal.scores[E][K_PIQUE] and deal.scores[E][K_REPIQUE])
+    assert not (deal.scores[E][K_REPIQUE] and deal.scores[Y][K_REPIQUE])
+
+
+def check_observations(deal: Deal, ref: Referee) -> None:
+    for r in (E, Y):
+        allowed = ref.entitled(r)
+        obs = observe(deal, r)
+        visible = obs.visible_cards()
+        leak = visible & ~allowed
+        assert not leak, (f"the {('elder', 'younger')[r]} may not see "
+                          f"{[card_name(c) for c in cards(leak)]} at {deal.phase!r} after {deal.history}")
+        named = json_cards(obs.to_json())
+        leak = named & ~allowed
+        assert not leak, f"to_json names {[card_name(c) for c in cards(leak)]} to the {r}"
+        # And what he surely may see is there: his hand and the cards played.
+        assert obs.hand == ref.hand[r]
+        assert visible & (ref.hand[r] | ref.played) == ref.hand[r] | ref.played
+
+
+def check_final(deal: Deal, ref: Referee) -> None:
+    play = deal.scores[E][K_PLAY] + deal.scores[Y][K_PLAY]
+    assert play == 12 + ref.follower_wins + 1, "Law 65: twelve leads, each win by the second, the last"
+    assert deal.tricks_won[E] + deal.tricks_won[Y] == 12
+    for r in (E, Y):
+        w = deal.tricks_won[r]
+        assert deal.scores[r][K_CARDS] == (40 if w == 12 else 10 if w > 6 else 0)  # Law 66
+
+
+def full_declaration(ref: Referee) -> Any:
+    """Declare everything held: the best suit, every sequence, every quatorze and trio."""
+    _, role, cat = ref.stage
+    hand = ref.hand[role]
+    if cat == POINT:
+        return DeclarePoint(max((hand & suit_mask(s) for s in range(4)), key=point_key))
+    if cat == SEQUENCES:
+        return DeclareSequences(tuple(r for r in maximal_runs(hand) if r.bit_count() >= 3))
+    sets = (hand & mask(s * 8 + r for s in range(4)) for r in range(TEN, ACE + 1))
+    return DeclareSets(tuple(m for m in sets if m.bit_count() >= 3))
+
+
+def keen_choice(ref: Referee, rng: random.Random) -> Any:
+    """A player who keeps his longest suit and high cards, declares everything and plays high."""
+    what, role, _ = ref.stage
+    hand = ref.hand[role]
+    if what == "declare":
+        return full_declaration(ref)
+    if what == "discard":
+        long_suit = max(range(4), key=lambda s: point_key(hand & suit_mask(s)))
+        worst = sorted(cards(hand), key=lambda c: (suit(c) == long_suit, rank(c)))
+        return Discard(mask(worst[:rng.randint(1, ref.max_discard())]))
+    if what == "look":
+        return LookAtLeft(rng.random() < 0.5)
+    playable = sorted(c for _, c in ref.legal())
+    best = max(playable, key=rank)
+    return Play(best if rng.random() < 0.8 else rng.choice(playable))
+
+
+def choose(deal: Deal, ref: Referee, rng: random.Random, mode: int) -> Any:
+    """Mode 0: ``sample``; 1: a uniform choice from the iteration; 2: as 0, declaring everything;
+    3: a keen player (see ``keen_choice``)."""
+    if mode == 3:
+        return keen_choice(ref, rng)
+    if mode == 2 and ref.stage[0] == "declare":
+        return full_declaration(ref)
+    if mode == 1:
+        return rng.choice(list(deal.legal_actions()))
+    return deal.legal_actions().sample(rng)
+
+
+def new_deal(order: list[int], by: int) -> tuple[Deal, Referee]:
+    deal = Deal.from_pack(order, by)
+    elder, younger, stock = deal_by_law(order, by)
+    assert deal.dealt == (elder, younger) and list(deal.stock) == stock, "Law 9: the deal"
+    return deal, Referee(elder, younger, stock)
+
+
+packs = st.permutations(list(range(32)))
+by = st.sampled_from([2, 3])
+seeds = st.integers(0, 2**32 - 1)
+
+
+def test_score_kinds_are_in_the_order_of_law_67() -> None:
+    assert tuple(SCORE_KINDS) == KINDS
+
+
+# ---------------------------------------------------------------- the tests
+
+def play_and_check(deal: Deal, ref: Referee, rng: random.Random, mode: int) -> None:
+    """Conservation, turn order, scores and observations at every step of a random deal."""
+    check_agreement(deal, ref)
+    check_observations(deal, ref)
+    while not deal.is_over:
+        action = choose(deal, ref, rng, mode)
+        assert ref.is_legal(action), (action, ref.stage)
+        assert _KIND_OF[type(action)] == ref.stage[0] or (
+            ref.stage[0] == "declare" and _KIND_OF[type(action)] == "declare")
+        deal.apply(action)
+        ref.apply(action)
+        check_conservation(deal)
+        check_agreement(deal, ref)
+        check_observations(deal, ref)
+    check_final(deal, ref)
+
+
+@settings(max_examples=1100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=packs, by=by, seed=seeds, mode=st.integers(0, 2))
+def test_random_deals_follow_the_laws(order: list[int], by: int, seed: int, mode: int) -> None:
+    deal, ref = new_deal(order, by)
+    play_and_check(deal, ref, random.Random(seed), mode)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, holder=st.sampled_from([E, Y]), length=st.integers(4, 8))
+def test_strong_hands_follow_the_laws(seed: int, holder: int, length: int) -> None:
+    """Deals where one hand holds a long suit from the top and high cards, played keenly: piques,
+    repiques and capots are frequent here, rare in random deals."""
+    rng = random.Random(seed)
+    s = rng.randrange(4)
+    strong = [s * 8 + r for r in range(8 - length, 8)]
+    high = [c for c in range(32) if rank(c) >= QUEEN and c not in strong]
+    strong += rng.sample(high, min(len(high), rng.randint(2, 12 - length)))
+    rest = [c for c in range(32) if c not in strong]
+    rng.shuffle(rest)
+    fill = 12 - len(strong)
+    strong += rest[:fill]
+    other, stock = mask(rest[fill:fill + 12]), rest[fill + 12:]
+    hands = (mask(strong), other) if holder == E else (other, mask(strong))
+    play_and_check(Deal(hands[E], hands[Y], stock), Referee(hands[E], hands[Y], stock), rng, 3)
+
+
+NON_COURT = [c for c in range(32) if rank(c) not in (KING, QUEEN, KNAVE)]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, holder=st.sampled_from([E, Y]), mode=st.integers(0, 2))
+def test_carte_blanche_deals_follow_the_laws(seed: int, holder: int, mode: int) -> None:
+    """Deals with a carte blanche (about one hand in nine hundred from a shuffled pack)."""
+    rng = random.Random(seed)
+    blanche = rng.sample(NON_COURT, 12)
+    rest = [c for c in range(32) if c not in blanche]
+    rng.shuffle(rest)
+    other, stock = mask(rest[:12]), rest[12:]
+    hands = (mask(blanche), other) if holder == E else (other, mask(blanche))
+    deal, ref = Deal(hands[E], hands[Y], stock), Referee(hands[E], hands[Y], stock)
+    assert deal.carte_blanche[holder] and ref.cb[holder]
+    play_and_check(deal, ref, rng, mode)
+    assert deal.scores[holder][CB] == 10
+
+
+def illegal_candidates(ref: Referee, rng: random.Random) -> list[Any]:
+    """Actions of every kind, most of them illegal here, to test ``in``."""
+    hand = ref.hand[ref.mover] if ref.mover is not None else 0
+    out: list[Any] = [LookAtLeft(True), LookAtLeft(False), DeclarePoint(0), DeclareSequences(()),
+                      DeclareSets(()), Discard(0), Discard(hand), None, "AS"]
+    out += [Play(c) for c in range(32)]
+    subs = list(submasks(hand))
+    out += [Discard(m) for m in rng.sample(subs, min(24, len(subs)))]
+    for _ in range(6):
+        m = rng.getrandbits(32) & rng.getrandbits(32) & rng.getrandbits(32)
+        out += [Discard(m), Discard(m & hand), DeclarePoint(m), DeclarePoint(m & hand)]
+        s = rng.randrange(4)
+        out.append(DeclarePoint(hand & (suit_mask(s) | suit_mask((s + 1) % 4))))
+        out.append(DeclarePoint(rng.choice(subs) & suit_mask(s)))
+    # Runs of every length (one or two cards, with a hole, touching, twice), sets of any rank.
+    for _ in range(16):
+        s, top = rng.randrange(4), rng.randrange(1, 8)
+        length = rng.randrange(1, top + 2)
+        run = mask(s * 8 + r for r in range(top - length + 1, top + 1))
+        below = mask(s * 8 + r for r in range(0, top - length + 1))
+        out += [DeclareSequences((run,)), DeclareSequences((run & hand,)),
+                DeclareSequences((run & hand, below & hand)), DeclareSequences((run, run)),
+                DeclareSequences((run & hand & ~(1 << (s * 8 + top - 1)),))]
+    for _ in range(12):
+        r = rng.randrange(8)
+        sub = rng.choice(list(submasks(mask(s * 8 + r for s in range(4)))))
+        other = rng.choice(list(submasks(mask(s * 8 + rng.randrange(3, 8) for s in range(4)))))
+        out += [DeclareSets((sub,)), DeclareSets((sub & hand,)), DeclareSets((sub & hand, other & hand)),
+                DeclareSets((sub & hand, sub & hand))]
+    return out
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=packs, by=by, seed=seeds, mode=st.integers(0, 2))
+def test_legal_actions_match_brute_force(order: list[int], by: int, seed: int, mode: int) -> None:
+    """``legal_actions()`` is exactly the referee's brute-force set; ``in`` and ``len`` agree."""
+    rng = random.Random(seed)
+    deal, ref = new_deal(order, by)
+    while True:
+        legal = deal.legal_actions()
+        listed = list(legal)
+        engine = {canonical(a) for a in listed}
+        assert len(engine) == len(listed), "legal_actions() lists an action twice"
+        expected = ref.legal()
+        assert engine == expected, (
+            f"{ref.stage}: engine has {sorted(engine - expected)[:5]} extra, "
+            f"misses {sorted(expected - engine)[:5]}")
+        assert len(legal) == len(expected)
+        for a in listed:
+            assert a in legal
+        # A player's observation offers him the same choices, from what he can see.
+        for r in (E, Y):
+            obs = observe(deal, r)
+            if r == deal.to_move:
+                assert {canonical(a) for a in obs.legal_actions()} == expected
+                assert obs.legal_count() == len(expected)
+                assert canonical(obs.sample(rng)) in expected
+            else:
+                assert list(obs.legal_actions()) == [] and obs.legal_count() == 0
+        for a in illegal_candidates(ref, rng):
+            assert (a in legal) == ref.is_legal(a), (a, ref.stage)
+        if deal.is_over:
+            break
+        action = choose(deal, ref, rng, mode)
+        deal.apply(action)
+        ref.apply(action)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=packs, by=by, seed=seeds)
+def test_undo_restores_the_exact_state(order: list[int], by: int, seed: int) -> None:
+    """apply() then undo() leaves every field as it was, for several legal actions at each step."""
+    rng = random.Random(seed)
+    deal, _ = new_deal(order, by)
+    history: list[dict[str, Any]] = []
+    while not deal.is_over:
+        before = snapshot(deal)
+        for _ in range(2):
+            action = deal.legal_actions().sample(rng)
+            deal.apply(action)
+            assert deal.undo() == action
+            assert snapshot(deal) == before, f"undo of {action} after {deal.history}"
+        history.append(before)
+        deal.apply(deal.legal_actions().sample(rng))
+    # Taking back the whole deal, step by step, passes through every earlier state.
+    while history:
+        deal.undo()
+        assert snapshot(deal) == history.pop()
+    try:
+        deal.undo()
+    except IllegalAction:
+        pass
+    else:
+        raise AssertionError("undo() with nothing to take back must raise IllegalAction")
