@@ -28,7 +28,7 @@ from .events import (
 )
 from .partie import Partie
 from .record import PartieRecord, RecordError, load_record, replay
-from .words import Narrator
+from .words import Narrator, settlement_words
 
 #: Score-card rows, in the order of the score kinds (Law 67).
 _ROWS = ("carte blanche", "point", "sequences", "quatorzes and trios", "play", "the cards", "pique", "repique")
@@ -192,21 +192,9 @@ class _Writer:
             self.say(f"  {i + 1:<6}{p.dealer(i):<8}{ds['A']:>{w}}{ds['B']:>{w}}{flag}")
         sc = p.scores
         self.say(f"  {'total':<14}{sc['A']:>{w}}{sc['B']:>{w}}")
-        s = p.settlement()
-        if not s.finished:
-            played = sum(1 for d in p.deals if d.is_over)
-            self.say(f"The partie is unfinished: {played} of {p.deals_needed} deals played.")
-        elif s.winner is None:
-            self.say("The partie is drawn: tied again after the extra deals (Law 71).")
-        else:
-            loser = "B" if s.winner == "A" else "A"
-            if s.rubicon:
-                self.say(f"{self.label(s.winner)} wins the partie, and {self.names[loser]} is rubiconed "
-                         f"(under {p.rules.rubicon}): {sc[s.winner]} + {sc[loser]} + {p.rules.bonus} = "
-                         f"{s.points_won} points (Law 73).")
-            else:
-                self.say(f"{self.label(s.winner)} wins the partie: {sc[s.winner]} - {sc[loser]} + "
-                         f"{p.rules.bonus} = {s.points_won} points (Law 72).")
+        played = sum(1 for d in p.deals if d.is_over)
+        names = {seat: self.label(seat) for seat in ("A", "B")}
+        self.say(settlement_words(p.settlement(), sc, p.rules, names, played, p.deals_needed))
 
 
 def _by_suits(mask: Mask) -> str:

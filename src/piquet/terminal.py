@@ -73,7 +73,7 @@ from .partie import Partie
 from .players import DECLARING, LEVELS, SimplePlayer, make_player
 from .record import RecordError, load_record, record_of, replay
 from .rules import rules_named
-from .words import Narrator, number_words
+from .words import Narrator, number_words, settlement_words
 
 HUMAN, COMPUTER = "A", "B"
 _CATEGORY_NAMES = ("point", "sequences", "quatorzes and trios")
@@ -579,23 +579,10 @@ class TerminalTable(GameListener):
         self.console.print(table)
 
     def show_settlement(self, partie: Partie) -> None:
-        s = partie.settlement()
-        sc = partie.scores
-        rules = partie.rules
-        if not s.finished:
-            self.say("The partie is not finished.")
-        elif s.winner is None:
-            self.say("[bold]The partie is drawn[/]: tied again after the extra deals (Law 71).")
-        else:
-            loser = COMPUTER if s.winner == HUMAN else HUMAN
-            wins = "You win" if s.winner == HUMAN and self.name(HUMAN) == "You" else f"{self.name(s.winner)} wins"
-            if s.rubicon:
-                self.say(f"[bold]{wins} the partie with a rubicon[/]: {self.name(loser)} did not reach "
-                         f"{rules.rubicon}, so {sc[s.winner]} + {sc[loser]} + {rules.bonus} = "
-                         f"[bold]{s.points_won} points[/] (Law 73).")
-            else:
-                self.say(f"[bold]{wins} the partie[/]: {sc[s.winner]} − {sc[loser]} + {rules.bonus} = "
-                         f"[bold]{s.points_won} points[/] (Law 72).")
+        names = {seat: self.name(seat) for seat in (HUMAN, COMPUTER)}
+        played = sum(1 for d in partie.deals if d.is_over)
+        text = settlement_words(partie.settlement(), partie.scores, partie.rules, names, played, partie.deals_needed)
+        self.say(f"[bold]{text}[/]")
 
 
 # ---------------------------------------------------------------- declarations

@@ -45,6 +45,7 @@ from .events import (
     SHOW,
     Event,
 )
+from .rules import Rules, Settlement
 
 _ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -192,3 +193,22 @@ def _example_events() -> list[Event]:
 
 
 __all__ = ["Narrator", "number_words", "card_name"]
+
+
+def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rules, names: dict[str, str],
+                     deals_played: int = 0, deals_needed: int = 0) -> str:
+    """The end of a partie in words: who wins, and how the points won are reckoned (Laws 71-73)."""
+    s = settlement
+    if not s.finished:
+        return f"The partie is unfinished: {deals_played} of {deals_needed} deals played."
+    if s.winner is None:
+        return "The partie is drawn: tied again after the extra deals (Law 71)."
+    loser = "B" if s.winner == "A" else "A"
+    w, lose = scores[s.winner], scores[loser]
+    wins = "win" if names[s.winner] == "You" else "wins"
+    rubiconed = "are" if names[loser] == "You" else "is"
+    if s.rubicon:
+        return (f"{names[s.winner]} {wins} the partie, and {names[loser]} {rubiconed} rubiconed "
+                f"(under {rules.rubicon}): {w} + {lose} + {rules.bonus} = {s.points_won} points (Law 73).")
+    return (f"{names[s.winner]} {wins} the partie: {w} - {lose} + {rules.bonus} = {s.points_won} points "
+            f"(Law 72).")
