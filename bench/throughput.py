@@ -19,7 +19,7 @@ import argparse
 import random
 import time
 
-from piquet.deal import Deal, Phase, full_declarations
+from piquet.deal import DONE, Deal, Phase, full_declarations
 
 # The category each calling phase asks for, by phase number.
 _CATEGORY = tuple(
@@ -33,7 +33,7 @@ def engine_deal(rng: random.Random) -> int:
     d = Deal.shuffled(rng)
     legal = d.legal_actions()
     decl = None
-    while d.phase is not Phase.DONE:
+    while d.phase is not DONE:
         category = _CATEGORY[d.phase]
         if category is None:
             d.apply(legal.sample(rng))  # exchange, looking at cards left, play
