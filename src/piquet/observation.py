@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
-from .cards import Mask, card_name, cards_of
+from .cards import Card, Mask, card_name, cards_of
 from .deal import Deal, Phase, legal_count, legal_iter, legal_sample
 from .events import (
     CARTE_BLANCHE_SHOWN,
@@ -193,6 +193,10 @@ def observe(deal: Deal, role: int, partie: PartieContext | None = None) -> Obser
         events=tuple(deal.events),
         partie=partie,
     )
+
+
+def first_card(mask: Mask) -> Card:
+    return (mask & -mask).bit_length() - 1
 
 
 __all__ = ["Observation", "PartieContext", "observe", "CATEGORIES"]
