@@ -13,7 +13,8 @@ from piquet.events import ELDER, YOUNGER
 from piquet.game import GameListener, PartieRunner, cut_rng, deal_rng, play_deal
 from piquet.observation import Observation, observe
 from piquet.partie import Partie, cut_for_deal
-from piquet.players import LEVELS, Player, RandomPlayer, SimplePlayer, choose_discard, make_player
+from piquet.levels import LEVEL_NAMES, make_player
+from piquet.players import Player, RandomPlayer, SimplePlayer, choose_discard
 from piquet.record import record_of, replay
 
 
@@ -179,7 +180,7 @@ def test_leads_from_its_longest_suit_without_a_winner() -> None:
 
 
 def test_levels() -> None:
-    assert {"random", "simple"} <= set(LEVELS)
+    assert {"random", "simple", "cavendish", "search-fast", "search"} <= set(LEVEL_NAMES)
     assert isinstance(make_player("random", 3), RandomPlayer)
     assert isinstance(make_player("simple"), SimplePlayer)
     with pytest.raises(ValueError, match="unknown level 'strong'"):

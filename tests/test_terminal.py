@@ -96,7 +96,9 @@ class Person:
 
 
 def args(*argv: str) -> argparse.Namespace:
-    return build_parser().parse_args(["play", *argv])
+    """``piquet play`` options; the quick ``simple`` opponent unless a level is given (or resumed)."""
+    quick = [] if "--level" in argv or "--resume" in argv else ["--level", "simple"]
+    return build_parser().parse_args(["play", *quick, *argv])
 
 
 def play(monkeypatch: pytest.MonkeyPatch, *argv: str, **person: Any) -> tuple[int, str, Person]:

@@ -1,4 +1,4 @@
-"""The ``piquet`` command: ``play`` a partie in the terminal, ``replay`` a record."""
+"""The ``piquet`` command: ``play`` in the terminal, ``replay`` or ``analyse`` a record, ``arena`` and ``ladder``."""
 
 from __future__ import annotations
 
@@ -16,19 +16,60 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record", metavar="FILE", help="save the record to FILE as the game goes")
     play.add_argument("--resume", metavar="FILE", help="resume the partie saved in FILE")
     play.add_argument("--rules", default=None, help="rubicon (six deals, the default) or four-deal")
-    play.add_argument("--level", default=None, help="the computer opponent: random or simple (the default)")
+    play.add_argument("--level", default=None,
+                      help=f"the computer opponent, by name or number: {_levels()}")
     play.add_argument("--name", default=None, help="your name on the score card (default: You)")
     play.add_argument("--symbols", action="store_true", help="show suits as symbols")
 
     replay = sub.add_parser("replay", help="score the deals of a record")
     replay.add_argument("record", metavar="RECORD.json")
     replay.add_argument("--json", action="store_true", help="print the scores as JSON")
+
+    def two_players(p: argparse.ArgumentParser, parties: int) -> None:
+        p.add_argument("--parties", type=int, default=parties,
+                       help=f"parties to play, in mirrored pairs (default {parties})")
+        p.add_argument("--seed", type=int, default=0, help="the same seed plays the same deals (default 0)")
+        p.add_argument("--workers", type=int, default=None, help="processes to use (default: every core)")
+        p.add_argument("--rules", default="rubicon", help="rubicon (the default) or four-deal")
+        p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    arena = sub.add_parser("arena", help="two computer levels play mirrored pairs of parties")
+    arena.add_argument("p1", metavar="P1", help="a level, by name or number")
+    arena.add_argument("p2", metavar="P2", help="a level, by name or number")
+    two_players(arena, 100)
+
+    ladder = sub.add_parser("ladder", help="every level against the others, and their ratings")
+    ladder.add_argument("--levels", default=None, help="comma-separated levels (default: all)")
+    ladder.add_argument("--adjacent", action="store_true", help="only each level against the next")
+    two_players(ladder, 40)
+
+    analyse = sub.add_parser("analyse", help="the double-dummy value of every card played in a record")
+    analyse.add_argument("record", metavar="RECORD.json")
+    analyse.add_argument("--json", action="store_true", help="print one entry per card played, as JSON")
     return parser
+
+
+def _levels() -> str:
+    from .levels import DEFAULT_LEVEL, LEVELS
+
+    return ", ".join(f"{i} {lv.name}" for i, lv in enumerate(LEVELS)) + f" (default {DEFAULT_LEVEL})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     ns = parser.parse_args(argv)
+    if ns.command == "arena":
+        from .arena import run_arena_command
+
+        return run_arena_command(ns)
+    if ns.command == "ladder":
+        from .arena import run_ladder_command
+
+        return run_ladder_command(ns)
+    if ns.command == "analyse":
+        from .analyse import run_analyse
+
+        return run_analyse(ns)
     if ns.command == "replay":
         from .replay import run_replay
 

@@ -203,6 +203,17 @@ def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
     return sequence_key(decl[0]) if category == SEQUENCES else set_key(decl[0])
 
 
+def declaration_of(action: Action) -> Declaration:
+    """What a declaring action declares: a point's cards, or the sequences or sets."""
+    if isinstance(action, DeclarePoint):
+        return action.cards
+    if isinstance(action, DeclareSequences):
+        return action.runs
+    if isinstance(action, DeclareSets):
+        return action.sets
+    raise TypeError(f"{action!r} declares nothing")
+
+
 def declaration_items(category: int, decl: Declaration | None) -> tuple[Mask, ...]:
     if not decl:
         return ()
@@ -498,13 +509,7 @@ class Deal:
 
     def _declare(self, p: Phase, action: Action) -> None:
         category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
-        decl: Declaration
-        if category == POINT:
-            decl = action.cards  # type: ignore[union-attr]
-        elif category == SEQUENCES:
-            decl = action.runs  # type: ignore[union-attr]
-        else:
-            decl = action.sets  # type: ignore[union-attr]
+        decl = declaration_of(action)
         self.decl[role][category] = decl
         key = self.keys[role][category] = declaration_key(category, decl)
         ev = self.events

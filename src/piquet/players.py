@@ -3,16 +3,12 @@
 A ``Player`` is asked for its choice whenever it is to move (``choose``), and
 at the start of a partie whether to deal (``choose_deal``, Law 4) and, as the
 first dealer, whether to deal by twos or by threes (``deal_by``, Law 9).
-``make_player(level, seed)`` builds one by its level's name.
-
->>> sorted(LEVELS)
-['random', 'simple']
+The levels are listed in ``piquet.levels``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from itertools import combinations
 from typing import Protocol, runtime_checkable
 
@@ -265,32 +261,7 @@ class SimplePlayer:
         return min(cards_of(hand), key=lambda c: (use(c), c))
 
 
-# ---------------------------------------------------------------- levels
-
-PlayerFactory = Callable[[int | None], Player]
-
-#: The computer's levels, by name; stronger ones register here.
-LEVELS: dict[str, PlayerFactory] = {"random": RandomPlayer, "simple": SimplePlayer}
-
-
-def register_level(name: str, factory: PlayerFactory) -> None:
-    LEVELS[name] = factory
-
-
-def make_player(level: str, seed: int | None = None) -> Player:
-    """A computer player of the named level.
-
-    >>> type(make_player("simple")).__name__
-    'SimplePlayer'
-    """
-    try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown level {level!r}; known: {', '.join(sorted(LEVELS))}") from None
-    return factory(seed)
-
-
 __all__ = [
-    "DECLARING", "LEVELS", "Correctable", "Player", "RandomPlayer", "SimplePlayer", "choose_discard", "keep_value",
-    "make_player", "register_level",
+    "DECLARING", "Correctable", "Player", "RandomPlayer", "SimplePlayer", "adversary_voids", "choose_discard",
+    "keep_value",
 ]

@@ -68,9 +68,10 @@ from .events import (
     YOUNGER,
 )
 from .game import GameListener, PartieRunner, new_seed
+from .levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
 from .observation import Observation, first_card
 from .partie import Partie
-from .players import DECLARING, LEVELS, SimplePlayer, make_player
+from .players import DECLARING, SimplePlayer
 from .record import RecordError, load_record, record_of, replay
 from .rules import rules_named
 from .words import Narrator, number_words, settlement_words
@@ -656,7 +657,7 @@ def _computer_level(players: dict[str, str] | None) -> str | None:
     if not players:
         return None
     m = re.fullmatch(r".*\(([\w-]+)\)", players.get(COMPUTER, ""))
-    return m.group(1) if m and m.group(1) in LEVELS else None
+    return m.group(1) if m and m.group(1) in LEVEL_NAMES else None
 
 
 def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
@@ -683,10 +684,11 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
         elif seed is not None and seed != record.seed:
             console.print(f"The record's seed {record.seed} is used, not {seed}.", style="italic")
         seed = record.seed
-    level = ns.level or _computer_level(saved) or "simple"
+    level = ns.level or _computer_level(saved) or DEFAULT_LEVEL
     try:
         rules = rules_named(ns.rules or "rubicon") if partie is None else partie.rules
         computer = make_player(level, seed)
+        level = level_named(level).name
     except ValueError as e:
         return fail(str(e))
     path: str | None = ns.record or resume

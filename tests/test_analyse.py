@@ -1,0 +1,104 @@
+"""``piquet analyse``: every card played, valued double dummy, in the documented JSON form."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from piquet.actions import Play
+from piquet.analyse import analyse_partie
+from piquet.cards import card_name, parse_card
+from piquet.cli import main
+from piquet.deal import Deal
+from piquet.events import ROLES, S_PIQUE
+from piquet.game import PartieRunner
+from piquet.players import SimplePlayer
+from piquet.record import load_record, record_of, replay
+from piquet.solver import Position, minimax
+
+RECORD = Path(__file__).parent / "data" / "records" / "britannica-example.json"
+
+
+@pytest.fixture(scope="module")
+def partie_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    partie = PartieRunner({"A": SimplePlayer(), "B": SimplePlayer()}, seed=21).run()
+    path = tmp_path_factory.mktemp("analyse") / "partie.json"
+    path.write_text(record_of(partie, seed=21).to_json())
+    return path
+
+
+def test_json_has_one_entry_per_card_in_order(partie_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", str(partie_record), "--json"]) == 0
+    entries = json.loads(capsys.readouterr().out)
+    partie = replay(load_record(partie_record))
+    plays = [(i, a.card) for i, d in enumerate(partie.deals) for a in d.history if isinstance(a, Play)]
+    assert len(entries) == len(plays) == 24 * len(partie.deals)
+    for e, (deal, card) in zip(entries, plays, strict=True):
+        assert set(e) == {"deal", "trick", "to_play", "played", "values"}
+        assert e["deal"] == deal and e["played"] == card_name(card)
+        assert e["to_play"] in ROLES and 1 <= e["trick"] <= 12
+        assert e["played"] in e["values"]
+        assert all(isinstance(v, int) for v in e["values"].values())
+    # Each trick appears twice in a row, led then answered; deals counted from 0, tricks from 1.
+    assert [e["trick"] for e in entries[:4]] == [1, 1, 2, 2]
+    assert entries[0]["deal"] == 0 and entries[0]["to_play"] == "elder"
+
+
+def _points(deal: Deal, role: int) -> int:
+    """Points scored so far, less any pique (the analysis does not count one)."""
+    return deal.total(role) - deal.scores[role][S_PIQUE]
+
+
+def test_values_are_the_exact_minimax_values_late_in_the_deal(partie_record: Path) -> None:
+    """Each card's value = what it scores at once + the plain minimax value of what follows."""
+    partie = replay(load_record(partie_record))
+    checked = 0
+    for a in analyse_partie(partie):
+        assert a.cost >= 0 and a.cost == max(a.values.values()) - a.values[a.played]
+        if a.trick < 9:
+            continue
+        d = partie.deals[a.deal]
+        before = Deal(d.dealt[0], d.dealt[1], d.stock)
+        for action in d.history:
+            if isinstance(action, Play) and before.trick == a.trick and before.to_move == a.role:
+                break
+            before.apply(action)
+        me, other = a.role, 1 - a.role
+        for c, v in a.values.items():
+            after = Deal(d.dealt[0], d.dealt[1], d.stock)
+            for action in before.history:
+                after.apply(action)
+            after.apply(Play(c))
+            now = (_points(after, me) - _points(before, me)) - (_points(after, other) - _points(before, other))
+            if after.is_over:
+                assert v == now
+            else:
+                child = Position.of_deal(after)
+                assert v == now + (1 if child.to_play == me else -1) * minimax(child)
+            checked += 1
+    assert checked > 20
+
+
+def test_text_report(partie_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", str(partie_record)]) == 0
+    out = capsys.readouterr().out
+    assert "Deal 1:" in out and "trick  1" in out and "leads" in out and "plays" in out
+    assert "Points given away against open-card best play:" in out
+
+
+def test_the_britannica_record(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", str(RECORD), "--json"]) == 0
+    entries = json.loads(capsys.readouterr().out)
+    assert entries and all(e["played"] in e["values"] for e in entries)
+    first = entries[0]
+    # The elder's first lead: every card of his hand may be led.
+    assert len(first["values"]) == 12 and parse_card(first["played"]) >= 0
+
+
+def test_a_bad_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    assert main(["analyse", str(bad)]) == 2
+    assert "piquet analyse" in capsys.readouterr().err
