@@ -11,9 +11,9 @@ from piquet.cards import HEARTS, SUIT_MASKS, CardSet, card, parse_card
 from piquet.deal import Deal, IllegalAction, Phase
 from piquet.events import ELDER, YOUNGER
 from piquet.game import GameListener, PartieRunner, cut_rng, deal_rng, play_deal
+from piquet.levels import LEVEL_NAMES, make_player
 from piquet.observation import Observation, observe
 from piquet.partie import Partie, cut_for_deal
-from piquet.levels import LEVEL_NAMES, make_player
 from piquet.players import Player, RandomPlayer, SimplePlayer, choose_discard
 from piquet.record import record_of, replay
 

@@ -274,10 +274,10 @@ def elo_ratings(levels: Sequence[str], scores: dict[tuple[str, str], tuple[float
     """
     strength = {lv: 1.0 for lv in levels}
     games: dict[tuple[str, str], tuple[float, float]] = {}
-    for (a, b), (s, n) in scores.items():
-        games[(a, b)] = (s + 0.5, n + 1.0)
+    for pair, (points, played) in scores.items():
+        games[pair] = (points + 0.5, played + 1.0)
     for _ in range(iterations):
-        new = {}
+        new: dict[str, float] = {}
         for lv in levels:
             won = 0.0
             denom = 0.0

@@ -110,8 +110,13 @@ def hand_scores_and_play(deal: Deal) -> tuple[int, int, Position]:
     return elder, younger, Position(hands, ELDER, pique_need=need)
 
 
-def simulate_exchange(world: World, role: int, discard: Mask) -> int:
-    """The result for ``role`` of discarding ``discard`` in ``world``: hands scored, play solved open."""
+def simulate_exchange(world: World, role: int, discard: Mask, younger_discard: Mask | None = None) -> int:
+    """The result for ``role`` of discarding ``discard`` in ``world``: hands scored, play solved open.
+
+    The adversary's exchange is the world's (an elder's discard already made)
+    or, for the younger after this elder, ``younger_discard`` or a quick
+    sensible one of all the cards he may take (``greedy_discard``).
+    """
     deal = Deal(world.dealt[ELDER], world.dealt[YOUNGER], world.stock)
     deal.apply(Discard(discard if role == ELDER else world.discards[ELDER]))
     if deal.phase == Phase.ELDER_LOOK:
@@ -119,7 +124,10 @@ def simulate_exchange(world: World, role: int, discard: Mask) -> int:
     if role == YOUNGER:
         deal.apply(Discard(discard))
     else:
-        deal.apply(Discard(greedy_discard(deal.hands[YOUNGER], deal.max_discard(YOUNGER), False)))
+        most = deal.max_discard(YOUNGER)
+        if younger_discard is None or younger_discard.bit_count() != most:
+            younger_discard = greedy_discard(deal.hands[YOUNGER], most, False)
+        deal.apply(Discard(younger_discard))
     _declare_all(deal)
     elder, younger, pos = hand_scores_and_play(deal)
     net = elder - younger + value(pos)
@@ -151,20 +159,28 @@ def _masks(cards: list[Card], n: int) -> Iterator[Mask]:
 # ---------------------------------------------------------------- the partie
 
 
-def pique_need(obs: Observation) -> int:
+def pique_need(obs: Observation, younger_hand: Mask | None = None) -> int:
     """The elder's play points still needed for a pique, or 0 when none is possible (Law 68).
 
-    At the elder's first lead the younger's reckoning is still to come: if
-    the younger said "not good" to a call, or the elder sank a whole category
-    the younger may now reckon, the younger is taken to score first.
+    At the elder's first lead the younger's reckoning is still to come: he
+    scores if he said "not good" to a call, or if he holds something to
+    declare in a category the elder did not call (judged from
+    ``younger_hand`` when a world gives it, else assumed).
     """
     elder, younger = sum(obs.scores[ELDER]), sum(obs.scores[YOUNGER])
     if younger or elder >= 30:
         return 0
     if obs.trick == 1 and obs.lead < 0 and obs.role == ELDER:
-        called = {e.kind for e in obs.events if e.role == ELDER}
-        if any(e.kind == REPLY and e.value == 2 for e in obs.events) or not all(k in called for k in _CALL_KINDS):
+        if any(e.kind == REPLY and e.value == 2 for e in obs.events):
             return 0
+        called = {e.kind for e in obs.events if e.role == ELDER}
+        uncalled = [c for c, kind in enumerate(_CALL_KINDS) if kind not in called]
+        if uncalled and younger_hand is None:
+            return 0
+        if younger_hand is not None:
+            full = full_declarations(younger_hand)
+            if any(declaration_of(full[c]) for c in uncalled):
+                return 0
     return 30 - elder
 
 
@@ -220,7 +236,17 @@ class SearchPlayer:
         if len(candidates) == 1:
             return candidates[0]
         worlds = sample_worlds(obs, self.rng, s.exchange_worlds)
-        totals = [sum(simulate_exchange(w, obs.role, d) for w in worlds) for d in candidates]
+        totals = [0] * len(candidates)
+        for w in worlds:
+            # The younger's discard depends on his cards and how many he may take, not on which the elder put out.
+            theirs: dict[int, Mask] = {}
+            for i, d in enumerate(candidates):
+                most = 8 - d.bit_count()
+                if not elder:
+                    theirs[most] = 0
+                elif most not in theirs:
+                    theirs[most] = greedy_discard(w.dealt[YOUNGER], most, False)
+                totals[i] += simulate_exchange(w, obs.role, d, theirs[most] or None)
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
@@ -252,7 +278,6 @@ class SearchPlayer:
         worlds = sample_worlds(obs, self.rng, self.strength.play_worlds)
         me = obs.role
         leader = me if obs.lead < 0 else 1 - me
-        need = pique_need(obs)
         partie = obs.partie
         weigh = partie is not None and last_deal(obs)
         totals = dict.fromkeys(legal, 0.0)
@@ -260,6 +285,7 @@ class SearchPlayer:
             hands = [0, 0]
             hands[me] = obs.hand
             hands[1 - me] = w.hand(1 - me, obs)
+            need = pique_need(obs, hands[YOUNGER])
             pos = Position((hands[0], hands[1]), leader, obs.lead, obs.tricks_won, need)
             diff = card_values(pos)
             if not weigh:
