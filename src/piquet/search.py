@@ -110,12 +110,15 @@ def hand_scores_and_play(deal: Deal) -> tuple[int, int, Position]:
     return elder, younger, Position(hands, ELDER, pique_need=need)
 
 
-def simulate_exchange(world: World, role: int, discard: Mask, younger_discard: Mask | None = None) -> int:
+def simulate_exchange(world: World, role: int, discard: Mask, younger_discard: Mask | None = None,
+                      judge: Judge | None = None) -> float:
     """The result for ``role`` of discarding ``discard`` in ``world``: hands scored, play solved open.
 
     The adversary's exchange is the world's (an elder's discard already made)
     or, for the younger after this elder, ``younger_discard`` or a quick
-    sensible one of all the cards he may take (``greedy_discard``).
+    sensible one of all the cards he may take (``greedy_discard``).  The
+    result is the difference of the deal's scores, or what ``judge`` makes of
+    the two scores.
     """
     deal = Deal(world.dealt[ELDER], world.dealt[YOUNGER], world.stock)
     deal.apply(Discard(discard if role == ELDER else world.discards[ELDER]))
@@ -130,8 +133,13 @@ def simulate_exchange(world: World, role: int, discard: Mask, younger_discard: M
         deal.apply(Discard(younger_discard))
     _declare_all(deal)
     elder, younger, pos = hand_scores_and_play(deal)
-    net = elder - younger + value(pos)
-    return net if role == ELDER else -net
+    diff = value(pos)
+    if judge is None:
+        net = elder - younger + diff
+        return net if role == ELDER else -net
+    gain = value(pos, (1, 0))  # what the elder makes for himself in play; the younger makes the rest of the difference
+    scored = (elder + gain, younger + gain - diff)
+    return judge(scored[role], scored[1 - role])
 
 
 def discard_candidates(hand: Mask, most: int, elder: bool, per_count: int) -> list[Mask]:
@@ -198,6 +206,33 @@ def last_deal(obs: Observation) -> bool:
     return p is not None and p.deal_number >= p.deals_in_partie
 
 
+class Judge:
+    """What a deal's scores are worth in the last deal of a partie: the settlement they lead to (Laws 72-73).
+
+    ``judge(mine, theirs)`` takes the points the player and his adversary
+    score in the whole deal (so far and to come) and returns what the partie
+    is then worth to the player.
+    """
+
+    def __init__(self, obs: Observation) -> None:
+        p = obs.partie
+        assert p is not None
+        other = "B" if p.seat == "A" else "A"
+        self.rules = p.rules
+        self.multiplier = p.multiplier
+        self.me = p.scores.get(p.seat, 0)
+        self.them = p.scores.get(other, 0)
+
+    def __call__(self, mine: int, theirs: int) -> float:
+        m = self.multiplier
+        return settlement_value(self.me + m * mine, self.them + m * theirs, self.rules)
+
+    @staticmethod
+    def of(obs: Observation) -> Judge | None:
+        """A judge in the last deal of a partie; ``None`` elsewhere (then points are points)."""
+        return Judge(obs) if last_deal(obs) else None
+
+
 # ---------------------------------------------------------------- the player
 
 
@@ -236,7 +271,8 @@ class SearchPlayer:
         if len(candidates) == 1:
             return candidates[0]
         worlds = sample_worlds(obs, self.rng, s.exchange_worlds)
-        totals = [0] * len(candidates)
+        judge = Judge.of(obs)
+        totals = [0.0] * len(candidates)
         for w in worlds:
             # The younger's discard depends on his cards and how many he may take, not on which the elder put out.
             theirs: dict[int, Mask] = {}
@@ -246,7 +282,7 @@ class SearchPlayer:
                     theirs[most] = 0
                 elif most not in theirs:
                     theirs[most] = greedy_discard(w.dealt[YOUNGER], most, False)
-                totals[i] += simulate_exchange(w, obs.role, d, theirs[most] or None)
+                totals[i] += simulate_exchange(w, obs.role, d, theirs[most] or None, judge)
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
@@ -278,8 +314,8 @@ class SearchPlayer:
         worlds = sample_worlds(obs, self.rng, self.strength.play_worlds)
         me = obs.role
         leader = me if obs.lead < 0 else 1 - me
-        partie = obs.partie
-        weigh = partie is not None and last_deal(obs)
+        judge = Judge.of(obs)
+        so_far = (sum(obs.scores[me]), sum(obs.scores[1 - me]))
         totals = dict.fromkeys(legal, 0.0)
         for w in worlds:
             hands = [0, 0]
@@ -288,20 +324,13 @@ class SearchPlayer:
             need = pique_need(obs, hands[YOUNGER])
             pos = Position((hands[0], hands[1]), leader, obs.lead, obs.tricks_won, need)
             diff = card_values(pos)
-            if not weigh:
+            if judge is None:
                 for c in legal:
                     totals[c] += diff[c]
                 continue
-            assert partie is not None
-            mine = card_values(pos, (1, 0))
-            other_seat = "B" if partie.seat == "A" else "A"
-            base_me = partie.scores.get(partie.seat, 0) + partie.multiplier * sum(obs.scores[me])
-            base_them = partie.scores.get(other_seat, 0) + partie.multiplier * sum(obs.scores[1 - me])
+            gain = card_values(pos, (1, 0))
             for c in legal:
-                gain = mine[c]
-                loss = gain - diff[c]
-                totals[c] += settlement_value(base_me + partie.multiplier * gain,
-                                              base_them + partie.multiplier * loss, partie.rules)
+                totals[c] += judge(so_far[0] + gain[c], so_far[1] + gain[c] - diff[c])
         return max(legal, key=lambda c: (totals[c], -c))
 
 
