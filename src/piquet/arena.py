@@ -132,7 +132,7 @@ def mean_interval(xs: Sequence[float]) -> tuple[float, float]:
     """The mean and the half-width of its 95% interval (normal approximation; 0 for fewer than two).
 
     >>> mean_interval([1.0, 3.0])
-    (2.0, 2.772)
+    (2.0, 1.96)
     """
     n = len(xs)
     if n == 0:
