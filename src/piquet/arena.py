@@ -294,6 +294,25 @@ def elo_ratings(levels: Sequence[str], scores: dict[tuple[str, str], tuple[float
     return {lv: 400.0 * math.log10(strength[lv] / base) for lv in levels}
 
 
+def points_ratings(levels: Sequence[str], margins: dict[tuple[str, str], float],
+                   iterations: int = 500) -> dict[str, float]:
+    """Ratings in points per partie: least squares on ``rating[a] - rating[b] = margins[(a, b)]``, the first 0.
+
+    For a ladder of adjacent matches they are the margins added up the steps.
+
+    >>> points_ratings(["x", "y", "z"], {("y", "x"): 400.0, ("z", "y"): 50.0})
+    {'x': 0.0, 'y': 400.0, 'z': 450.0}
+    """
+    rating = dict.fromkeys(levels, 0.0)
+    for _ in range(iterations):
+        for lv in levels[1:]:
+            pulls = [rating[b] + m for (a, b), m in margins.items() if a == lv]
+            pulls += [rating[a] - m for (a, b), m in margins.items() if b == lv]
+            if pulls:
+                rating[lv] = sum(pulls) / len(pulls)
+    return {lv: round(r, 6) for lv, r in rating.items()}
+
+
 @dataclass
 class LadderReport:
     levels: list[str]
@@ -307,15 +326,7 @@ class LadderReport:
         return elo_ratings(self.levels, scores)
 
     def points_rating(self) -> dict[str, float]:
-        """Each level's mean points per partie against the others it met (lowest level's figure subtracted)."""
-        per: dict[str, list[float]] = {lv: [] for lv in self.levels}
-        for (a, b), rep in self.reports.items():
-            m, _ = rep.points()
-            per[a].append(m)
-            per[b].append(-m)
-        means = {lv: (sum(v) / len(v) if v else 0.0) for lv, v in per.items()}
-        base = means[self.levels[0]]
-        return {lv: means[lv] - base for lv in self.levels}
+        return points_ratings(self.levels, {pair: rep.points()[0] for pair, rep in self.reports.items()})
 
     def summary(self) -> dict[str, Any]:
         elo = self.elo()
@@ -394,8 +405,8 @@ def run_arena_command(ns: argparse.Namespace) -> int:
 
 
 def format_ladder(summary: dict[str, Any]) -> str:
-    lines = ["Ratings (Elo from parties won, random = 0; points: mean per partie against the others met, "
-             "less the lowest level's):"]
+    lines = ["Ratings (Elo fitted to parties won; points fitted to the mean points per partie of each match; "
+             "the first level 0):"]
     for row in sorted(summary["levels"], key=lambda r: -r["elo"]):
         lines.append(f"  {row['level']:<12} Elo {row['elo']:6d}   points {row['points']:+8.1f}")
     lines.append("")
@@ -428,6 +439,6 @@ def run_ladder_command(ns: argparse.Namespace) -> int:
 
 
 __all__ = [
-    "ArenaReport", "LadderReport", "PartieResult", "elo_ratings", "mean_interval", "play_partie", "rate_interval",
-    "run_arena", "run_arena_command", "run_ladder", "run_ladder_command",
+    "ArenaReport", "LadderReport", "PartieResult", "elo_ratings", "mean_interval", "play_partie", "points_ratings",
+    "rate_interval", "run_arena", "run_arena_command", "run_ladder", "run_ladder_command",
 ]
