@@ -22,6 +22,7 @@ cores.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -31,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from .events import ELDER, SCORE_KINDS, YOUNGER
 from .game import PartieRunner, cut_rng
@@ -41,6 +42,18 @@ from .rules import RUBICON, Rules, rules_named
 
 #: Seats: the first player of a pair sits at A in the pair's first partie and at B in its second.
 _SEATINGS = (("A", "B"), ("B", "A"))
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One deal of a partie: which player was elder, and what each hand scored and won, as dealt (no multiplier)."""
+
+    elder: int  # 0 the first player, 1 the second
+    scores: tuple[tuple[int, ...], tuple[int, ...]]  # by hand (elder, younger), per SCORE_KINDS
+    tricks: tuple[int, int]  # by hand
+
+    def total(self, role: int) -> int:
+        return sum(self.scores[role])
 
 
 @dataclass(frozen=True)
@@ -56,6 +69,7 @@ class PartieResult:
     components: tuple[tuple[int, ...], tuple[int, ...]]  # by player, summed over the deals, per SCORE_KINDS
     decisions: tuple[int, int] = (0, 0)  # actions chosen by each player
     seconds: tuple[float, float] = (0.0, 0.0)  # time each player spent choosing
+    deal_results: tuple[DealResult, ...] = ()
 
 
 class _Timed:
@@ -98,8 +112,14 @@ def play_partie(levels: tuple[str, str], seed: int, pair: int, mirrored: bool, r
     partie = Partie(rules, first_dealer=winner_seat, deal_by=2)
     PartieRunner(players, pseed, rules, partie).run()
     comps = [[0] * len(SCORE_KINDS), [0] * len(SCORE_KINDS)]
+    deal_results = []
     for index, deal in enumerate(partie.deals):
         mult = rules.multiplier(index)
+        deal_results.append(DealResult(
+            elder=seat_of.index(partie.seat(index, ELDER)),
+            scores=(tuple(deal.scores[ELDER]), tuple(deal.scores[YOUNGER])),
+            tricks=(deal.tricks_won[ELDER], deal.tricks_won[YOUNGER]),
+        ))
         for role in (ELDER, YOUNGER):
             who = seat_of.index(partie.seat(index, role))
             for k, v in enumerate(deal.scores[role]):
@@ -113,6 +133,7 @@ def play_partie(levels: tuple[str, str], seed: int, pair: int, mirrored: bool, r
         pair=pair, mirrored=mirrored, points=points, winner=winner, rubicon=s.rubicon, deals=len(partie.deals),
         components=(tuple(comps[0]), tuple(comps[1])),
         decisions=(timed[0].decisions, timed[1].decisions), seconds=(timed[0].seconds, timed[1].seconds),
+        deal_results=tuple(deal_results),
     )
 
 
@@ -223,6 +244,25 @@ def _jobs(levels: tuple[str, str], seed: int, pairs: int, rules: str) -> Iterato
         yield levels, seed, i, rules
 
 
+_J = TypeVar("_J")
+_R = TypeVar("_R")
+
+
+def run_jobs(work: Callable[[_J], _R], jobs: Iterable[_J], total: int, workers: int,
+             progress: Callable[[int, int], None] | None = None) -> Iterator[_R]:
+    """``work`` on each job, in order, among ``workers`` forked processes; ``progress(done, total)`` as each ends."""
+    results: Iterable[_R]
+    with contextlib.ExitStack() as stack:
+        if workers <= 1:
+            results = map(work, jobs)
+        else:
+            results = stack.enter_context(get_context("fork").Pool(workers)).imap(work, jobs)
+        for done, result in enumerate(results, 1):
+            if progress:
+                progress(done, total)
+            yield result
+
+
 def run_arena(p1: str, p2: str, parties: int, seed: int = 0, workers: int | None = None,
               rules: str = "rubicon", progress: Callable[[int, int], None] | None = None) -> ArenaReport:
     """Play ``parties`` parties (rounded up to whole mirrored pairs) between two levels.
@@ -235,23 +275,8 @@ def run_arena(p1: str, p2: str, parties: int, seed: int = 0, workers: int | None
     workers = max(1, min(workers or os.cpu_count() or 1, pairs))
     report = ArenaReport((p1, p2), seed, rules)
     start = time.perf_counter()
-    jobs = _jobs((p1, p2), seed, pairs, rules)
-    done = 0
-    results: Iterable[tuple[PartieResult, PartieResult]]
-    if workers == 1:
-        results = map(_play_pair, jobs)
-        for pair in results:
-            report.results.extend(pair)
-            done += 1
-            if progress:
-                progress(done, pairs)
-    else:
-        with get_context("fork").Pool(workers) as pool:
-            for pair in pool.imap(_play_pair, jobs):
-                report.results.extend(pair)
-                done += 1
-                if progress:
-                    progress(done, pairs)
+    for pair in run_jobs(_play_pair, _jobs((p1, p2), seed, pairs, rules), pairs, workers, progress):
+        report.results.extend(pair)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -439,6 +464,6 @@ def run_ladder_command(ns: argparse.Namespace) -> int:
 
 
 __all__ = [
-    "ArenaReport", "LadderReport", "PartieResult", "elo_ratings", "mean_interval", "play_partie", "points_ratings",
-    "rate_interval", "run_arena", "run_arena_command", "run_ladder", "run_ladder_command",
+    "ArenaReport", "DealResult", "LadderReport", "PartieResult", "elo_ratings", "mean_interval", "play_partie",
+    "points_ratings", "rate_interval", "run_arena", "run_arena_command", "run_jobs", "run_ladder", "run_ladder_command",
 ]

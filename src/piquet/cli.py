@@ -1,4 +1,5 @@
-"""The ``piquet`` command: ``play`` in the terminal, ``replay`` or ``analyse`` a record, ``arena`` and ``ladder``."""
+"""The ``piquet`` command: ``play`` in the terminal, ``replay`` or ``analyse`` a record, ``arena``, ``ladder``,
+``odds`` and ``stats``."""
 
 from __future__ import annotations
 
@@ -46,6 +47,23 @@ def build_parser() -> argparse.ArgumentParser:
     analyse = sub.add_parser("analyse", help="the double-dummy value of every card played in a record")
     analyse.add_argument("record", metavar="RECORD.json")
     analyse.add_argument("--json", action="store_true", help="print one entry per card played, as JSON")
+
+    from .odds_cli import add_odds_arguments
+
+    add_odds_arguments(sub.add_parser("odds", help="the odds of the treatise (p. 116-125, 155) and of the deal"))
+
+    stats = sub.add_parser("stats", help="two players play many deals; the statistics of play with 95%% intervals")
+    stats.add_argument("p1", metavar="P1", nargs="?", help="a level, by name or number")
+    stats.add_argument("p2", metavar="P2", nargs="?", help="a level, by name or number")
+    stats.add_argument("--deals", type=int, default=600, help="deals to play, in whole parties (default 600)")
+    stats.add_argument("--seed", type=int, default=0, help="the same seed plays the same deals (default 0)")
+    stats.add_argument("--workers", type=int, default=None, help="processes to use (default: every core)")
+    stats.add_argument("--rules", default="rubicon", help="rubicon (the default) or four-deal")
+    stats.add_argument("--plot", metavar="PREFIX", default=None,
+                       help="draw the distributions to PREFIX-scores.png/.svg and PREFIX-parties.png/.svg")
+    stats.add_argument("--save", metavar="FILE", default=None, help="write every partie played to FILE (JSON lines)")
+    stats.add_argument("--load", metavar="FILE", default=None, help="report on the parties saved in FILE, not playing")
+    stats.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
 
 
@@ -66,6 +84,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .arena import run_ladder_command
 
         return run_ladder_command(ns)
+    if ns.command == "odds":
+        from .odds_cli import run_odds_command
+
+        return run_odds_command(ns)
+    if ns.command == "stats":
+        from .stats import run_stats_command
+
+        return run_stats_command(ns)
     if ns.command == "analyse":
         from .analyse import run_analyse
 
