@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gzip
 import json
 import math
 import os
@@ -94,11 +95,21 @@ def clustered_rate(hits: Sequence[int], counts: Sequence[int]) -> dict[str, Any]
     if m >= 2 and 0 < p < 1:
         between = m / (m - 1) * sum((h - p * c) ** 2 for h, c in zip(hits, counts, strict=True)) / (n * n)
         deff = max(1.0, between / (p * (1 - p) / n))
-    centre, half = rate_interval(round(k / deff), max(1, round(n / deff)))
-    if k and not round(k / deff):
-        centre, half = rate_interval(1, max(1, round(n / deff)))
+    lo, hi = wilson(p, n / deff)
     return {"rate": round(p, 5), "count": k,
-            "ci95": [round(max(0.0, centre - half), 5), round(min(1.0, centre + half), 5)]}
+            "ci95": [round(lo, 5), round(hi, 5)]}
+
+
+def wilson(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's interval for a proportion ``p`` observed on ``n`` (possibly effective, fractional) trials.
+
+    >>> [round(x, 4) for x in wilson(0.3, 100)]
+    [0.2189, 0.3959]
+    """
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def quantile(sorted_xs: Sequence[float], q: float) -> float:
@@ -405,10 +416,11 @@ def run_stats_command(ns: argparse.Namespace) -> int:
     try:
         if ns.load:
             try:
-                with open(ns.load, encoding="utf-8") as f:
+                opener: Any = gzip.open if ns.load.endswith(".gz") else open
+                with opener(ns.load, "rt", encoding="utf-8") as f:
                     report = load_stats(f, ns.load)
-            except OSError as e:
-                raise ValueError(f"cannot read {ns.load}: {e.strerror}") from None
+            except (OSError, EOFError) as e:
+                raise ValueError(f"cannot read {ns.load}: {getattr(e, 'strerror', None) or e}") from None
         else:
             if ns.p2 is None:
                 raise ValueError("name two players (P1 P2), or --load a saved run")
@@ -436,4 +448,4 @@ def run_stats_command(ns: argparse.Namespace) -> int:
 
 
 __all__ = ["StatsReport", "TREATISE_SHOW", "clustered_rate", "format_stats", "load_stats", "median_interval",
-           "plot_stats", "quantile", "ratio_interval", "run_stats", "run_stats_command"]
+           "plot_stats", "quantile", "ratio_interval", "run_stats", "run_stats_command", "wilson"]
