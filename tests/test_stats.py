@@ -51,6 +51,13 @@ def test_same_seed_same_report_on_any_number_of_workers(report: Any) -> None:
     assert _without_times(other.summary()) != _without_times(report.summary())
 
 
+def test_parties_instead_of_deals() -> None:
+    r = run_stats("simple", "random", deals=1, parties=3, seed=4, workers=1)
+    assert len(r.results) == 3
+    same = run_stats("simple", "random", deals=18, seed=4, workers=1).results
+    assert [(x.points, x.deal_results) for x in r.results] == [(x.points, x.deal_results) for x in same]
+
+
 def test_each_partie_has_its_own_cards_and_the_seats_alternate(report: Any) -> None:
     assert [r.mirrored for r in report.results[:4]] == [False, True, False, True]
     first_deals = {r.deal_results[0].scores for r in report.results}
@@ -181,6 +188,7 @@ def test_the_command_json_save_load_and_plots(tmp_path: Any, capsys: pytest.Capt
     (["stats", "simple"], "name two players"),
     (["stats", "simple", "nobody"], "nobody"),
     (["stats", "simple", "random", "--deals", "0"], "at least 1"),
+    (["stats", "simple", "random", "--parties", "-2"], "at least 1"),
     (["stats", "simple", "random", "--rules", "piquet-au-mille"], "piquet-au-mille"),
     (["stats", "--load", "/nonexistent/run.jsonl"], "cannot read"),
 ])

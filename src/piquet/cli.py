@@ -56,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("p1", metavar="P1", nargs="?", help="a level, by name or number")
     stats.add_argument("p2", metavar="P2", nargs="?", help="a level, by name or number")
     stats.add_argument("--deals", type=int, default=600, help="deals to play, in whole parties (default 600)")
+    stats.add_argument("--parties", type=int, default=None, help="or: parties to play (instead of --deals)")
     stats.add_argument("--seed", type=int, default=0, help="the same seed plays the same deals (default 0)")
     stats.add_argument("--workers", type=int, default=None, help="processes to use (default: every core)")
     stats.add_argument("--rules", default="rubicon", help="rubicon (the default) or four-deal")

@@ -263,14 +263,17 @@ def _jobs(levels: tuple[str, str], seed: int, parties: int, rules: str) -> Itera
 
 
 def run_stats(p1: str, p2: str, deals: int, seed: int = 0, workers: int | None = None, rules: str = "rubicon",
-              progress: Callable[[int, int], None] | None = None, save: TextIO | None = None) -> StatsReport:
-    """Play whole parties until at least ``deals`` deals are played; ``save`` gets each partie as a JSON line.
+              progress: Callable[[int, int], None] | None = None, save: TextIO | None = None,
+              parties: int | None = None) -> StatsReport:
+    """Play whole parties until at least ``deals`` deals are played (or ``parties`` parties, when given).
+
+    ``save`` gets the run's header and then each partie as a JSON line, as it ends.
 
     Raises ``ValueError`` for an unknown level or rules, before anything is played.
     """
     p1, p2 = level_named(p1).name, level_named(p2).name
     r = rules_named(rules)
-    parties = max(1, -(-deals // r.deals))
+    parties = max(1, parties if parties is not None else -(-deals // r.deals))
     workers = max(1, min(workers or os.cpu_count() or 1, parties))
     report = StatsReport((p1, p2), seed, r.name)
     if save is not None:
@@ -412,7 +415,7 @@ def _progress(out: TextIO) -> Callable[[int, int], None]:
 
 
 def run_stats_command(ns: argparse.Namespace) -> int:
-    """``piquet stats P1 P2 --deals N [--seed S] [--plot PREFIX] [--save F | --load F] [--json]``."""
+    """``piquet stats P1 P2 --deals N | --parties N [--seed S] [--plot PREFIX] [--save F | --load F] [--json]``."""
     try:
         if ns.load:
             try:
@@ -425,14 +428,14 @@ def run_stats_command(ns: argparse.Namespace) -> int:
             if ns.p2 is None:
                 raise ValueError("name two players (P1 P2), or --load a saved run")
             level_named(ns.p1), level_named(ns.p2), rules_named(ns.rules)
-            if ns.deals < 1:
-                raise ValueError("--deals must be at least 1")
+            if ns.deals < 1 or (ns.parties is not None and ns.parties < 1):
+                raise ValueError("--deals and --parties must be at least 1")
             progress = _progress(sys.stderr) if not ns.json and sys.stderr.isatty() else None
             if ns.save:
                 with open(ns.save, "w", encoding="utf-8") as out:
-                    report = run_stats(ns.p1, ns.p2, ns.deals, ns.seed, ns.workers, ns.rules, progress, out)
+                    report = run_stats(ns.p1, ns.p2, ns.deals, ns.seed, ns.workers, ns.rules, progress, out, ns.parties)
             else:
-                report = run_stats(ns.p1, ns.p2, ns.deals, ns.seed, ns.workers, ns.rules, progress)
+                report = run_stats(ns.p1, ns.p2, ns.deals, ns.seed, ns.workers, ns.rules, progress, None, ns.parties)
         summary = report.summary()
         files = plot_stats(report, ns.plot) if ns.plot else []
     except (ValueError, OSError) as e:
