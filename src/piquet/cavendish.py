@@ -26,9 +26,8 @@ Fraction(28, 29)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from itertools import combinations
 from math import comb, erf, sqrt
@@ -41,9 +40,7 @@ from .cards import (
     KNAVE,
     QUEEN,
     RANK_MASKS,
-    RANK_PLURALS,
     SUIT_MASKS,
-    SUIT_NAMES,
     SUITS,
     TEN,
     Card,
@@ -56,7 +53,6 @@ from .combinations import (
     best_sets,
     point_key,
     sequence_key,
-    sequence_name,
     sequence_score,
     set_key,
     set_score,
@@ -79,6 +75,7 @@ from .events import (
     YOUNGER,
 )
 from .observation import Observation, first_card
+from .odds import POOL, Against, chance_of_any, draw_chance, odds_against
 
 # ---------------------------------------------------------------- small helpers
 
@@ -131,128 +128,6 @@ _LONGEST = tuple(max((_COUNT[r] for r in _RUNS[b]), default=0) for b in range(25
 def _normal(x: float) -> float:
     """The standard normal distribution function."""
     return 0.5 * (1.0 + erf(x / sqrt(2.0)))
-
-
-# ---------------------------------------------------------------- the drawing odds (p. 121-125)
-
-#: The cards a player has not seen when he discards: the adversary's twelve and the stock's eight.
-POOL = 20
-
-
-def draw_chance(named: int, drawn: int, need: int = 1, pool: int = POOL) -> Fraction:
-    """The chance of taking in at least ``need`` of ``named`` cards, taking ``drawn`` of ``pool`` unseen.
-
-    Every card a player has not seen is equally likely to be any of the stock's
-    cards, so the cards he takes in are a random ``drawn`` of the ``pool``
-    (p. 121-125).  The elder takes five of twenty, the younger three.
-
-    >>> odds_against(draw_chance(2, 5, need=2))   # elder, two named cards: 18 to 1
-    Fraction(18, 1)
-    >>> odds_against(draw_chance(1, 3))        # younger, one named card: 17 to 3
-    Fraction(17, 3)
-    >>> round(float(odds_against(draw_chance(4, 5, need=2))), 2)   # elder, two of four named: 3 to 1
-    3.02
-    """
-    if need <= 0:
-        return Fraction(1)
-    hits = sum(comb(named, j) * comb(pool - named, drawn - j) for j in range(need, min(named, drawn) + 1))
-    return Fraction(hits, comb(pool, drawn))
-
-
-def odds_against(p: Fraction) -> Fraction:
-    """The odds against an event of chance ``p``: 3 is "3 to 1 against", 28/29 "29 to 28 on"."""
-    return (1 - p) / p
-
-
-def chance_of_any(groups: Sequence[Mask], drawn: int, pool: int = POOL) -> Fraction:
-    """The chance that the whole of at least one group of named cards is taken in (inclusion-exclusion).
-
-    "The ten to his quart, or the other ace" is two groups of one card
-    (p. 122); "the ace or nine to the quart, or the fourth king" three.
-
-    >>> from piquet.cards import CardSet
-    >>> groups = [CardSet.parse(g).mask for g in ("10S", "AD")]
-    >>> round(float(odds_against(chance_of_any(groups, 5))), 3)   # 5 to 4 against (p. 122)
-    1.235
-    """
-    total = Fraction(0)
-    for k in range(1, len(groups) + 1):
-        for chosen in combinations(groups, k):
-            union = 0
-            for g in chosen:
-                union |= g
-            n = union.bit_count()
-            if n <= drawn:
-                term = Fraction(comb(pool - n, drawn - n), comb(pool, drawn))
-                total += term if k % 2 else -term
-    return total
-
-
-# ---------------------------------------------------------------- what is against you (p. 116)
-
-_POINT_WORDS = {3: "three-card", 4: "four-card", 5: "five-card", 6: "six-card", 7: "seven-card", 8: "eight-card"}
-
-
-@dataclass(frozen=True)
-class Against:
-    """What the adversary may hold, given the cards he cannot hold (p. 116).
-
-    "Before deciding on your discard, you should ascertain whether you hold
-    anything which is good against the cards, or is equal, and what there is
-    against you": ``possible`` is every card he may have.
-    """
-
-    possible: Mask
-
-    @classmethod
-    def of(cls, known: Mask) -> Against:
-        """Against a player who knows the cards ``known`` (his hand, discard, cards seen)."""
-        return cls(FULL_PACK & ~known)
-
-    def point(self, s: int) -> tuple[int, int]:
-        """The best point he could hold in suit ``s``."""
-        return point_key(self.possible & SUIT_MASKS[s])
-
-    def best_point(self) -> tuple[int, int]:
-        return max(self.point(s) for s in SUITS)
-
-    def point_beaten(self, key: tuple[int, int]) -> bool:
-        """Whether any point he could hold beats ``key``: if not, it is good against the cards."""
-        return any(self.point(s) > key for s in SUITS)
-
-    def sequences(self) -> tuple[Mask, ...]:
-        return best_sequences(self.possible)
-
-    def sequence_beaten(self, key: tuple[int, int]) -> bool:
-        return any(sequence_key(r) > key for r in self.sequences())
-
-    def sets(self) -> tuple[Mask, ...]:
-        """Every quatorze or trio he could hold: the cards of each rank (ten or higher) he may have, three or four."""
-        found = [m for r in range(ACE, TEN - 1, -1) if (m := self.possible & RANK_MASKS[r]).bit_count() >= 3]
-        return tuple(sorted(found, key=set_key, reverse=True))
-
-    def set_beaten(self, key: tuple[int, int]) -> bool:
-        return any(set_key(m) > key for m in self.sets())
-
-    def describe(self, hand: Mask) -> list[str]:
-        """The points better than the hand's, every sequence and every quatorze and trio against it.
-
-        >>> from piquet.cards import CardSet
-        >>> hand = CardSet.parse("AS KS JS AH QH JH 8H JC 8C 7C 9D 8D").mask   # A's hand, p. 103
-        >>> Against.of(hand).describe(hand)   # p. 116-117
-        ['six-card point in diamonds', 'five-card point in clubs', 'five-card point in spades', \
-'quint major in diamonds', 'quart minor in spades', 'tierce major in clubs', 'four tens', 'three kings', 'three queens']
-        """
-        mine = point_key(best_point(hand))
-        out: list[str] = []
-        for key, s in sorted(((self.point(s), s) for s in SUITS), reverse=True):
-            if key > mine:
-                out.append(f"{_POINT_WORDS.get(key[0], str(key[0]) + '-card')} point in {SUIT_NAMES[s]}")
-        out.extend(f"{sequence_name(r)} in {SUIT_NAMES[r.bit_length() - 1 >> 3]}" for r in self.sequences())
-        for m in self.sets():
-            r = (m.bit_length() - 1) & 7
-            out.append(f"{'four' if m.bit_count() == 4 else 'three'} {RANK_PLURALS[r]}")
-        return out
 
 
 # ---------------------------------------------------------------- the state of the partie (p. 121, 148, 171-174)
