@@ -381,6 +381,11 @@ def test_every_kind_of_question_prints_json_only(capsys: pytest.CaptureFixture[s
     (["exchange elder", "--hand", A_HAND], "--discard"),
     (["exchange elder", "--hand", A_HAND, "--discard", "10D"], "not in --hand"),
     (["exchange elder", "--hand", A_HAND, "--discard", "AS KS JS AH QH JH"], ""),
+    (["exchange elder", "--level", "nobody"], "unknown level 'nobody'"),
+    (["exchange elder", "--level", "simple", "--samples", "0"], "--samples must be at least 1"),
+    (["exchange elder", "--level", "simple", "--hand", A_HAND], "--hand has no meaning"),
+    (["exchange elder", "--samples", "10"], "--samples is for 'exchange' with --level"),
+    (["deal", "--level", "simple"], "--level and --samples are for 'exchange"),
 ])
 def test_bad_questions_fail_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     code, out, err = run(capsys, *args)
@@ -389,3 +394,18 @@ def test_bad_questions_fail_with_one_line(capsys: pytest.CaptureFixture[str], ar
     assert err.startswith("piquet odds: ") and err.endswith("\n") and err.count("\n") == 1, err
     assert message in err
     assert "Traceback" not in err
+
+
+def test_exchange_of_a_level_is_simulated_with_intervals(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "exchange", "elder", "--level", "simple", "--samples", "120", "--seed", "3")
+    assert data["exact"] is False and data["samples"] == 120 and data["level"] == "simple"
+    chances = data["chances"]
+    assert chances["point 4+"]["hits"] >= chances["point 5+"]["hits"] >= chances["point 6+"]["hits"]
+    assert chances["trio"]["hits"] >= chances["quatorze"]["hits"]
+    for c in chances.values():
+        assert c["samples"] == 120
+        assert c["ci95"][0] <= c["rate"] <= c["ci95"][1]
+        assert c["rate"] == round(c["hits"] / 120, 5)
+    assert run_json(capsys, "exchange", "elder", "--level", "1", "--samples", "120", "--seed", "3") == data
+    code, out, _ = run(capsys, "exchange", "elder", "--level", "simple", "--samples", "120", "--seed", "3")
+    assert code == 0 and "95% (Wilson) interval" in out and "point 5+" in out

@@ -25,7 +25,10 @@ written ``QS``, ``10H``, ``AD``):
 ``deal``
     the exact distributions of a dealt twelve.
 ``exchange elder|younger --hand H --discard D``
-    the exact chances for the hand after the exchange.
+    the exact chances for the hand after the exchange;
+``exchange elder|younger --level L [--samples N] [--seed S]``
+    the same from random deals, a computer level discarding: simulated, each
+    figure with its 95% interval.
 
 ``--tables`` prints the two tables of p. 121-122, the printed figure beside the
 exact one.  ``--json`` prints JSON only.
@@ -70,10 +73,12 @@ from .combinations import (
     set_name,
 )
 from .events import ELDER, ROLES, YOUNGER
+from .levels import level_named
 from .odds import (
     Drawing,
     Need,
     OddsError,
+    after_exchange,
     carte_blanche_chance,
     dealt_point_chances,
     dealt_sequence_chances,
@@ -626,7 +631,33 @@ def _answer_deal() -> tuple[dict[str, Any], str]:
     return data, "\n".join(lines)
 
 
+def _answer_simulated_exchange(q: ExchangeQuestion, ns: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    """After the exchange of a computer level, from random deals: simulated, with 95% Wilson intervals."""
+    _only(ns, (), "'exchange' with --level (the level discards, from random deals)")
+    samples = 1000 if ns.samples is None else ns.samples
+    if samples < 1:
+        raise QuestionError(f"--samples must be at least 1, not {samples}")
+    level = level_named(ns.level).name
+    estimates = after_exchange(level, samples, ns.seed)[ROLES[q.role]]
+    question = (f"The {ROLES[q.role]} hand after the exchange, the level '{level}' discarding, "
+                f"over {samples} random deals (seed {ns.seed})")
+    data: dict[str, Any] = {"question": question, "role": ROLES[q.role], "level": level, "samples": samples,
+                            "seed": ns.seed, "exact": False, "chances": {}}
+    lines = [f"{question}: simulated, each with its 95% (Wilson) interval"]
+    for name, est in estimates.items():
+        lo, hi = est.interval()
+        data["chances"][name] = {"hits": est.hits, "samples": est.samples, "rate": round(est.rate, 5),
+                                 "ci95": [round(lo, 5), round(hi, 5)]}
+        lines.append(f"  {name:<20}{est.hits:>7}/{est.samples:<7}{100 * est.rate:6.1f}%   "
+                     f"({100 * lo:.1f}% to {100 * hi:.1f}%)")
+    return data, "\n".join(lines)
+
+
 def _answer_exchange(q: ExchangeQuestion, ns: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    if ns.level is not None:
+        return _answer_simulated_exchange(q, ns)
+    if ns.samples is not None:
+        raise QuestionError("--samples is for 'exchange' with --level")
     known = _known(ns, discard_from_hand=True)
     if known.hand.bit_count() != 12:
         raise QuestionError(f"give the twelve cards dealt with --hand (it has {known.hand.bit_count()})")
@@ -718,6 +749,10 @@ def add_odds_arguments(p: argparse.ArgumentParser) -> None:
                    help="how many cards he takes in (default: all he may, or as many as --discard)")
     p.add_argument("--elder-left", metavar="N", default=None,
                    help="(younger) cards the elder left in the stock")
+    p.add_argument("--level", default=None,
+                   help="('exchange') simulate the hand after this computer level's exchange, from random deals")
+    p.add_argument("--samples", type=int, default=None, help="(with --level) deals to simulate (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="(with --level) the same seed deals the same cards")
     p.add_argument("--tables", action="store_true", help="the two tables of p. 121-122, printed and exact")
     p.add_argument("--json", action="store_true", help="print JSON only")
 
@@ -730,6 +765,8 @@ def _answer(ns: argparse.Namespace) -> tuple[Any, str]:
         rows = drawing_tables()
         return [row.as_json() for row in rows], _tables_text()
     q = parse_question(ns.question)
+    if (ns.level is not None or ns.samples is not None) and not isinstance(q, ExchangeQuestion):
+        raise QuestionError("--level and --samples are for 'exchange elder' or 'exchange younger'")
     if isinstance(q, DrawingQuestion):
         return _answer_drawing(q, ns)
     if isinstance(q, AgainstQuestion):
