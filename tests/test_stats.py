@@ -14,6 +14,7 @@ import pytest
 from piquet.arena import rate_interval
 from piquet.cli import main
 from piquet.events import ELDER, S_PIQUE, S_REPIQUE, YOUNGER
+from piquet.odds import wilson
 from piquet.stats import (
     clustered_rate,
     load_stats,
@@ -21,7 +22,6 @@ from piquet.stats import (
     quantile,
     ratio_interval,
     run_stats,
-    wilson,
 )
 
 

@@ -37,6 +37,7 @@ from typing import Any, TextIO, TypeVar
 from .events import ELDER, SCORE_KINDS, YOUNGER
 from .game import PartieRunner, cut_rng
 from .levels import level_named, make_player
+from .odds import wilson
 from .partie import Partie, cut_for_deal
 from .rules import RUBICON, Rules, rules_named
 
@@ -169,12 +170,8 @@ def rate_interval(k: int, n: int) -> tuple[float, float]:
     """A proportion and the half-width of its 95% (Wilson) interval, as (centre, half-width)."""
     if n == 0:
         return 0.0, 0.0
-    z = 1.96
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return centre, half
+    lo, hi = wilson(k / n, n)
+    return (lo + hi) / 2, (hi - lo) / 2
 
 
 @dataclass

@@ -697,14 +697,20 @@ class Estimate:
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
         """The Wilson score interval (95% for z = 1.96)."""
-        n = self.samples
-        if n == 0:
-            return (0.0, 1.0)
-        p = self.hits / n
-        d = 1 + z * z / n
-        centre = (p + z * z / (2 * n)) / d
-        half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        return wilson(self.rate, self.samples, z) if self.samples else (0.0, 1.0)
+
+
+def wilson(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's score interval for a proportion ``p`` observed in ``n`` trials (``n`` may be an effective, fractional
+    number of trials); 95% for z = 1.96.
+
+    >>> [round(x, 4) for x in wilson(0.3, 100)]
+    [0.2189, 0.3959]
+    """
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 #: What ``after_exchange`` counts for each hand (tested in this order by ``_tally``).
@@ -982,4 +988,5 @@ __all__ = [
     "carte_blanche_chance", "chance", "chance_of_any", "dealt_point_chances", "dealt_point_value_chances",
     "dealt_sequence_chances", "dealt_set_chances", "draw_chance", "drawing_tables", "exact_odds",
     "exchange_chances", "odds_against", "point_compositions", "point_holdings", "ratio_words", "treatise_odds",
+    "wilson",
 ]

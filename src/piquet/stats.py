@@ -45,6 +45,7 @@ from typing import Any, TextIO
 from .arena import DealResult, PartieResult, play_partie, rate_interval, run_jobs
 from .events import ELDER, ROLES, S_CARTE_BLANCHE, S_PIQUE, S_REPIQUE, SCORE_KINDS, YOUNGER
 from .levels import level_named
+from .odds import wilson
 from .rules import rules_named
 
 #: "The show of the elder hand is twenty-eight points ...; the show of the younger hand is fourteen" (p. 148).
@@ -98,18 +99,6 @@ def clustered_rate(hits: Sequence[int], counts: Sequence[int]) -> dict[str, Any]
     lo, hi = wilson(p, n / deff)
     return {"rate": round(p, 5), "count": k,
             "ci95": [round(lo, 5), round(hi, 5)]}
-
-
-def wilson(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's interval for a proportion ``p`` observed on ``n`` (possibly effective, fractional) trials.
-
-    >>> [round(x, 4) for x in wilson(0.3, 100)]
-    [0.2189, 0.3959]
-    """
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def quantile(sorted_xs: Sequence[float], q: float) -> float:
@@ -451,4 +440,4 @@ def run_stats_command(ns: argparse.Namespace) -> int:
 
 
 __all__ = ["StatsReport", "TREATISE_SHOW", "clustered_rate", "format_stats", "load_stats", "median_interval",
-           "plot_stats", "quantile", "ratio_interval", "run_stats", "run_stats_command", "wilson"]
+           "plot_stats", "quantile", "ratio_interval", "run_stats", "run_stats_command"]
