@@ -135,7 +135,7 @@ def test_elder_one_of_two_named_cards(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0 and err == ""
     assert ("The elder hand, taking 5 cards of the 20 he has not seen, takes in at least one of QS JS" in out)
     assert "chance 17/38 (44.7%)" in out
-    assert "odds 21 to 17 against (the treatise: 5 to 4 against)" in out
+    assert "odds 21 to 17 against (about 5 to 4 against, rounded as the treatise rounds)" in out
     data = run_json(capsys, "elder, one of QS JS")
     assert data["question"].startswith("The elder hand, taking 5 cards")
     assert {k: data[k] for k in ("role", "taken", "pool", "probability", "decimal", "odds", "treatise_odds")} == {
@@ -168,7 +168,7 @@ def test_drawing_figures(capsys: pytest.CaptureFixture[str], args: list[str], pr
     code, out, err = run(capsys, *args)
     assert code == 0 and err == ""
     assert f"chance {probability} (" in out
-    assert f"odds {odds} (the treatise: {treatise})" in out
+    assert f"odds {odds} (about {treatise}, rounded as the treatise rounds)" in out
     data = run_json(capsys, *args)
     assert (data["probability"], data["odds"], data["treatise_odds"]) == (probability, odds, treatise)
 

@@ -507,7 +507,7 @@ def _answer_drawing(q: DrawingQuestion, ns: argparse.Namespace) -> tuple[dict[st
     if held:
         lines.append("  (" + "; ".join(held) + ")")
     lines.append(f"chance {_fraction(p)} ({_percent(p)})")
-    lines.append(f"odds {exact_odds(p)} (the treatise: {treatise_odds(p)})")
+    lines.append(f"odds {exact_odds(p)} (about {treatise_odds(p)}, rounded as the treatise rounds)")
     return data, "\n".join(lines)
 
 
