@@ -333,3 +333,23 @@ def test_a_deal_must_hold_the_32_cards_each_once() -> None:
     with pytest.raises(ValueError):
         Deal.from_pack(list(range(31)) + [0])
     assert issubclass(CardError, ValueError)
+
+
+@pytest.mark.parametrize("phase", ["first lead", "younger to follow"])
+def test_refusing_a_card_not_held_does_not_tell_who_holds_it(phase: str) -> None:
+    """A card held by the adversary and one he discarded are refused in the same words, or the refusal would
+    tell a player where a hidden card lies (Laws 57-58)."""
+    deal = at(phase)
+    mover = deal.to_move
+    assert mover is not None
+    adversary = deal.hands[1 - mover]
+    unseen = 0xFFFFFFFF & ~deal.hands[mover] & ~adversary
+    for e in deal.events:
+        unseen &= ~e.cards
+    unseen &= ~deal.discards[mover]  # his own discard he knows: the adversary's is hidden
+    held = (adversary & -adversary).bit_length() - 1
+    hidden = (unseen & -unseen).bit_length() - 1
+    assert held >= 0 and hidden >= 0
+    a = refused(deal, Play(held)).replace(Play(held).__str__()[5:-1], "X")
+    b = refused(deal, Play(hidden)).replace(Play(hidden).__str__()[5:-1], "X")
+    assert a == b

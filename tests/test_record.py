@@ -398,7 +398,7 @@ INVALID = [
     ("no discard", _deal(("elder_discard",), []), 1, "elder's discard", "Law 21", "at least one"),
     ("missing discard", _deal(("younger_discard",), None), 1, "younger's discard", "Laws 22, 34", "missing"),
     ("revoke", _revoke, 1, "play, trick 1", "Law 59 IV", "7D revokes"),
-    ("card not held in play", _deal(("play", 0), "AD"), 1, "play, trick 1", "Law 59 III", "AD is not in the elder"),
+    ("card not held in play", _deal(("play", 0), "AD"), 1, "play, trick 1", "Laws 57-58", "AD is not in the elder"),
     ("declaration not held", _deal(("calls", "elder", "sets"), [["AS", "AH", "AC"]]), 1,
      "calls: elder's sets", "Law 54", "does not hold AC"),
     ("point in two suits", _deal(("calls", "younger", "point"), ["AD", "AC"]), 1, "calls: younger's point",

@@ -365,10 +365,7 @@ class Deal:
         if not hand >> c & 1:
             name = card_name(c)
             why = f"{name} is not in the {who} hand"
-            if self.hands[1 - role] >> c & 1:
-                if self.lead < 0:
-                    raise IllegalAction(f"{why}: it is his lead, and {name} would be a lead out of turn (Law 59 III)")
-                raise IllegalAction(f"{why}: it is his turn to play to the card led (Law 59 II)")
+            # Whether the adversary or the stock holds it is hidden: the refusal must not tell (Laws 57-58).
             if any(e.kind == PLAY and e.cards >> c & 1 for e in self.events):
                 raise IllegalAction(f"{why}: it has been played, and a card played cannot be taken up (Law 59)")
             if self.discards[role] >> c & 1:
