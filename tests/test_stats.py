@@ -145,6 +145,7 @@ def test_save_and_load_give_the_same_report() -> None:
     played = run_stats("simple", "simple", deals=12, seed=2, workers=1, save=out)
     loaded = load_stats(io.StringIO(out.getvalue()).readlines())
     assert loaded.results == played.results
+    assert loaded.seconds == round(played.seconds, 1)  # the closing line keeps the run's time
     assert _without_times(loaded.summary()) == _without_times(played.summary())
 
 
@@ -209,3 +210,18 @@ def test_carte_blanche_in_play_matches_its_exact_chance() -> None:
     k = s["hands"]["elder"]["carte_blanche"]["count"] + s["hands"]["younger"]["carte_blanche"]["count"]
     lo, hi = wilson(k / (2 * n), 2 * n, z=3.29)
     assert lo <= float(exact) <= hi
+
+
+def test_the_documented_run_is_the_saved_run() -> None:
+    """docs/stats.md prints the report of the saved 20,000-deal run exactly as `--load` gives it."""
+    import gzip
+    from pathlib import Path
+
+    from piquet.stats import format_stats
+
+    root = Path(__file__).resolve().parent.parent
+    with gzip.open(root / "docs/stats/search-v-search.jsonl.gz", "rt", encoding="utf-8") as f:
+        report = load_stats(f)
+    s = report.summary()
+    assert s["players"] == ["search", "search"] and s["deals"] >= 20000
+    assert format_stats(s) in (root / "docs/stats.md").read_text(encoding="utf-8")

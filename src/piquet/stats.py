@@ -256,7 +256,7 @@ def run_stats(p1: str, p2: str, deals: int, seed: int = 0, workers: int | None =
               parties: int | None = None) -> StatsReport:
     """Play whole parties until at least ``deals`` deals are played (or ``parties`` parties, when given).
 
-    ``save`` gets the run's header and then each partie as a JSON line, as it ends.
+    ``save`` gets the run's header, each partie as a JSON line as it ends, and the run's time.
 
     Raises ``ValueError`` for an unknown level or rules, before anything is played.
     """
@@ -274,6 +274,8 @@ def run_stats(p1: str, p2: str, deals: int, seed: int = 0, workers: int | None =
             save.write(json.dumps(dataclasses.asdict(result)) + "\n")
             save.flush()
     report.seconds = time.perf_counter() - start
+    if save is not None:
+        save.write(json.dumps({"seconds": round(report.seconds, 1)}) + "\n")
     return report
 
 
@@ -296,6 +298,9 @@ def load_stats(lines: Iterable[str], source: str = "the file") -> StatsReport:
             continue
         try:
             d = json.loads(line)
+            if isinstance(d, dict) and set(d) == {"seconds"}:  # the run's closing line: how long it took
+                report.seconds = float(d["seconds"])
+                continue
             d["deal_results"] = tuple(DealResult(**{k: _tuples(v) for k, v in x.items()}) for x in d["deal_results"])
             report.results.append(PartieResult(**{k: _tuples(v) if k != "deal_results" else v for k, v in d.items()}))
         except (ValueError, KeyError, TypeError) as e:
@@ -314,8 +319,9 @@ def _rate_text(r: dict[str, Any]) -> str:
 
 def format_stats(s: dict[str, Any]) -> str:
     """The report for a person."""
+    took = f", {s['seconds']} s" if s["seconds"] else ""  # a run saved without its closing line has no time
     lines = [f"{s['players'][0]} against {s['players'][1]}: {s['parties']} parties, {s['deals']} deals "
-             f"({s['rules']}, seed {s['seed']}, {s['seconds']} s); 95% intervals in brackets", "",
+             f"({s['rules']}, seed {s['seed']}{took}); 95% intervals in brackets", "",
              "Score per deal     mean                 median (the show)       treatise's show  nothing"]
     for name in ROLES:
         h = s["hands"][name]
