@@ -52,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_odds_arguments(sub.add_parser("odds", help="the odds of the treatise (p. 116-125, 155) and of the deal"))
 
+    from .web.serve import add_serve_arguments
+
+    add_serve_arguments(sub.add_parser("serve", help="the web server: play in the browser, against the computer or "
+                                                     "another person"))
+
     stats = sub.add_parser("stats", help="two players play many deals; the statistics of play with 95%% intervals")
     stats.add_argument("p1", metavar="P1", nargs="?", help="a level, by name or number")
     stats.add_argument("p2", metavar="P2", nargs="?", help="a level, by name or number")
@@ -89,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .odds_cli import run_odds_command
 
         return run_odds_command(ns)
+    if ns.command == "serve":
+        from .web.serve import run_serve
+
+        return run_serve(ns)
     if ns.command == "stats":
         from .stats import run_stats_command
 

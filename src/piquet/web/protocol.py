@@ -1,0 +1,431 @@
+"""The web table's protocol: ACTION JSON to and from ``piquet.actions``, and the VIEW a seat is sent.
+
+The shared spec (issue 5) fixes the routes, the messages, ACTION and VIEW.  ``view(partie,
+seat, ...)`` is the only way a view is made: it starts from ``Observation.to_json()`` of that
+seat -- exactly what the laws let him know -- and adds only public things and that seat's own
+options.  Nothing here reads the adversary's hand, his discard or the stock.
+
+Decisions taken where the spec leaves things open
+-------------------------------------------------
+* **The cut and the deal.**  As ``PartieRunner.begin``: ``cut_for_deal(cut_rng(seed))``, the
+  winner of the cut deals (the choice is automatic in this version), by twos, the first deal is
+  dealt when the table is made, and each next deal as soon as the last one ends (from
+  ``deal_rng(seed, index)``).  ``{"kind": "deal", ...}`` is read but refused as ``illegal``
+  ("the winner of the cut has dealt").  The VIEW's ``"cut"`` tells who cut what.
+* **Between deals** there is no pause and no "next deal" message: when the twelfth trick ends
+  a deal and the partie goes on, the next deal is dealt at once.  The finished deal's public
+  summary is in the VIEW's ``"last_deal"`` (present from the second deal on; when the partie
+  is over the VIEW itself is the last deal, phase ``"done"``, and ``"last_deal"`` is the one
+  before it).
+* **version** is the number of actions applied in the partie so far (the computer's
+  included); it is 0 for a new table.  A client's action must carry the version of the last
+  state it received, else ``stale``.  Checks are made in this order: ``malformed`` (not JSON,
+  unknown type or kind, bad card names, wrong shapes, no integer ``version``), ``stale``,
+  ``illegal`` if the partie is over, ``turn`` if it is not this seat's turn, ``illegal`` if
+  the laws forbid it (the message is ``IllegalAction``'s, citing the law).  If the server
+  cannot store an action (the database refused it, or another server process changed the
+  table) nothing is applied and the sender gets ``stale``: the tables' states are sent again.
+* **options** is always a list: ``[]`` when it is not the seat's turn; ``[{"kind": "discard",
+  "min": 1, "max": n}]``; ``[{"kind": "look"}]`` (answer with ``{"kind": "look", "look":
+  true|false}``); for a declaration every legal ACTION of that category, the strongest first
+  and declaring nothing last (``{"kind": "point", "cards": []}``, ``{"kind": "sequences",
+  "runs": []}``, ``{"kind": "sets", "sets": []}``); ``[{"kind": "play", "cards": [...]}]``.
+* **Card order** in ACTIONs the server writes: suits spades, hearts, clubs, diamonds, high
+  cards first; runs and sets best first.  Cards are read case-insensitively (``"10h"``,
+  ``"Th"``); a card named twice, an empty run or set, a non-boolean ``look`` are ``malformed``.
+  Keys the spec does not name are ignored.
+* **Extra VIEW keys** beyond the spec: ``"roles"`` (``{"elder": seat, "younger": seat}`` of
+  the current deal), ``"totals"`` (``{"deal": {"A", "B"}, "partie": {"A", "B"}}``: this deal's
+  points so far and the partie's running total, this deal counted with its multiplier),
+  ``"opponent"`` (``"computer"``/``"person"``), ``"levels"`` (``{seat: level}`` of the computer
+  seats) and ``"cut"`` (``{"A": card, "B": card, "winner": seat}``).  The table talk is not
+  sent in words: the browser tells the ``events`` in the game's words itself.
+* ``"deal_history"``: ``[{"deal": 1, "dealer": seat, "multiplier": m, "scores": {"A", "B"}
+  (as they count in the partie), "partie": {"A", "B"} (the partie after that deal)}]`` for
+  the finished deals; ``"settlement"``: ``null`` until the partie is over, then ``{"winner":
+  seat|null, "points": n|null, "rubicon": bool, "scores": {"A", "B"}, "words": "..."}``;
+  ``"last_trick"``: the last trick completed in this deal, ``{"number": n, "plays": [{"seat",
+  "role", "card"}, {...}], "winner": seat}``, or ``null``.
+* ``"last_deal"`` (``null`` in the first deal): the finished deal before this one, public
+  only: ``{"deal_number", "dealer", "roles", "multiplier", "scores": {seat: {kind: points}},
+  "totals": {seat: points}, "counted": {seat: points in the partie}, "tricks_won": {seat: n},
+  "last_trick", "events"}`` (its public events, as in ``Observation.to_json``).
+* ``"status"``: ``"waiting"`` for a table against a person until the invited seat first
+  connects (play may begin all the same), ``"playing"``, ``"finished"``.
+* The invited seat is called "Guest" unless its first websocket connection carries
+  ``&name=...``; a computer seat is called "Computer (level)".  ``POST /api/tables`` also takes
+  an optional integer ``"seed"`` (tests pass one; otherwise a random one) and answers 201.
+* A wrong token closes the socket with 4403 after the error; an unknown table closes with 4404
+  after an error of code ``"token"``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from ..cards import Card, CardError, Mask, card_name, cards_of, parse_card
+from ..deal import Deal, Phase, declaration_key, legal_iter
+from ..events import ELDER, PLAY, ROLES, SCORE_KINDS, YOUNGER, Event
+from ..observation import Observation, PartieContext, observe
+from ..partie import Partie
+from ..words import settlement_words
+
+SEATS = ("A", "B")
+STATUSES = ("waiting", "playing", "finished")
+ERROR_CODES = ("malformed", "illegal", "turn", "stale", "token")
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be read: its JSON, its type or its shape (error code ``malformed``)."""
+
+
+@dataclass(frozen=True)
+class ChooseDeal:
+    """``{"kind": "deal", "deal": bool}``: the winner of the cut deals or not (Law 4)."""
+
+    deal: bool
+
+
+WireAction = Action | ChooseDeal
+
+
+# ---------------------------------------------------------------- ACTION
+
+
+def _names(mask: Mask) -> list[str]:
+    return [card_name(c) for c in cards_of(mask)]
+
+
+def encode_action(action: WireAction) -> dict[str, Any]:
+    """The ACTION JSON of an action."""
+    if isinstance(action, Discard):
+        return {"kind": "discard", "cards": _names(action.cards)}
+    if isinstance(action, LookAtLeft):
+        return {"kind": "look", "look": action.look}
+    if isinstance(action, DeclarePoint):
+        return {"kind": "point", "cards": _names(action.cards)}
+    if isinstance(action, DeclareSequences):
+        return {"kind": "sequences", "runs": [_names(m) for m in action.runs]}
+    if isinstance(action, DeclareSets):
+        return {"kind": "sets", "sets": [_names(m) for m in action.sets]}
+    if isinstance(action, Play):
+        return {"kind": "play", "card": card_name(action.card)}
+    if isinstance(action, ChooseDeal):
+        return {"kind": "deal", "deal": action.deal}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def _card(value: object, where: str) -> Card:
+    if not isinstance(value, str):
+        raise ProtocolError(f"{where}: a card is a string such as \"QS\" or \"10H\"")
+    try:
+        return parse_card(value)
+    except CardError as e:
+        raise ProtocolError(f"{where}: {e}") from None
+
+
+def _mask(value: object, where: str, allow_empty: bool = True) -> Mask:
+    if not isinstance(value, list):
+        raise ProtocolError(f"{where}: expected a list of cards")
+    if not value and not allow_empty:
+        raise ProtocolError(f"{where}: an empty list of cards")
+    m = 0
+    for item in value:
+        c = _card(item, where)
+        if m >> c & 1:
+            raise ProtocolError(f"{where}: {card_name(c)} is named twice")
+        m |= 1 << c
+    return m
+
+
+def _masks(value: object, where: str) -> tuple[Mask, ...]:
+    if not isinstance(value, list):
+        raise ProtocolError(f"{where}: expected a list of lists of cards")
+    return tuple(_mask(item, where, allow_empty=False) for item in value)
+
+
+def _field(obj: Mapping[str, Any], key: str, kind: str) -> Any:
+    if key not in obj:
+        raise ProtocolError(f"a {kind} action needs \"{key}\"")
+    return obj[key]
+
+
+def _flag(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError(f"{where}: expected true or false")
+    return value
+
+
+def decode_action(obj: object) -> WireAction:
+    """The action an ACTION JSON object stands for; ``ProtocolError`` if it is not one."""
+    if not isinstance(obj, dict):
+        raise ProtocolError("an action is a JSON object with a \"kind\"")
+    kind = obj.get("kind")
+    if kind == "discard":
+        m = _mask(_field(obj, "cards", kind), "discard")
+        return Discard(m)
+    if kind == "look":
+        return LookAtLeft(_flag(_field(obj, "look", kind), "look"))
+    if kind == "point":
+        return DeclarePoint(_mask(_field(obj, "cards", kind), "point"))
+    if kind == "sequences":
+        return DeclareSequences(_masks(_field(obj, "runs", kind), "sequences"))
+    if kind == "sets":
+        return DeclareSets(_masks(_field(obj, "sets", kind), "sets"))
+    if kind == "play":
+        return PLAYS[_card(_field(obj, "card", kind), "play")]
+    if kind == "deal":
+        return ChooseDeal(_flag(_field(obj, "deal", kind), "deal"))
+    raise ProtocolError(f"unknown action kind {kind!r}; known: discard, look, point, sequences, sets, play, deal")
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A message from a browser: ``ping``, or ``action`` with the version it answers."""
+
+    type: str
+    version: int = 0
+    action: WireAction | None = None
+
+
+def decode_message(obj: object) -> ClientMessage:
+    """A client message from its parsed JSON; ``ProtocolError`` if it is malformed."""
+    if not isinstance(obj, dict):
+        raise ProtocolError("a message is a JSON object with a \"type\"")
+    kind = obj.get("type")
+    if kind == "ping":
+        return ClientMessage("ping")
+    if kind == "action":
+        version = obj.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise ProtocolError("an action message needs \"version\": the version of the state it answers")
+        if "action" not in obj:
+            raise ProtocolError("an action message needs \"action\"")
+        return ClientMessage("action", version, decode_action(obj["action"]))
+    raise ProtocolError(f"unknown message type {kind!r}; known: action, ping")
+
+
+# ---------------------------------------------------------------- VIEW
+
+
+_DISCARDS = (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD)
+_LOOKS = (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK)
+_CATEGORY_OF = {
+    Phase.ELDER_POINT: 0, Phase.YOUNGER_POINT: 0, Phase.YOUNGER_RECKON_POINT: 0,
+    Phase.ELDER_SEQUENCES: 1, Phase.YOUNGER_SEQUENCES: 1, Phase.YOUNGER_RECKON_SEQUENCES: 1,
+    Phase.ELDER_SETS: 2, Phase.YOUNGER_SETS: 2, Phase.YOUNGER_RECKON_SETS: 2,
+}
+
+
+def _declaration_order(category: int, action: Action) -> tuple[int, tuple[int, int], int, int]:
+    if isinstance(action, DeclarePoint):
+        items: tuple[Mask, ...] = (action.cards,) if action.cards else ()
+        decl: Mask | tuple[Mask, ...] = action.cards
+    else:
+        items = action.runs if isinstance(action, DeclareSequences) else action.sets  # type: ignore[union-attr]
+        decl = items
+    return (1 if items else 0, declaration_key(category, decl), len(items), sum(m.bit_count() for m in items))
+
+
+def options(obs: Observation) -> list[dict[str, Any]]:
+    """What the observing seat may do now, in JSON-ready form (``[]`` when it is not his turn)."""
+    if not obs.my_turn:
+        return []
+    p = obs.phase
+    if p == Phase.PLAY:
+        return [{"kind": "play", "cards": [card_name(a.card) for a in obs.legal_actions()  # type: ignore[union-attr]
+                                           ]}]
+    if p in _DISCARDS:
+        return [{"kind": "discard", "min": 1, "max": obs.max_discard}]
+    if p in _LOOKS:
+        return [{"kind": "look"}]
+    category = _CATEGORY_OF[p]
+    acts = list(legal_iter(p, obs.hand, obs.lead, obs.max_discard))
+    acts.sort(key=lambda a: _declaration_order(category, a), reverse=True)
+    return [encode_action(a) for a in acts]
+
+
+def _trick_of(plays: list[tuple[int, Card]], number: int, seats: tuple[str, str]) -> dict[str, Any]:
+    (r1, c1), (r2, c2) = plays
+    winner = r2 if c2 >> 3 == c1 >> 3 and c2 > c1 else r1
+    return {
+        "number": number,
+        "plays": [{"seat": seats[r], "role": ROLES[r], "card": card_name(c)} for r, c in plays],
+        "winner": seats[winner],
+    }
+
+
+def last_trick(obs: Observation, seats: tuple[str, str]) -> dict[str, Any] | None:
+    """The last trick completed in the observed deal, or None."""
+    if obs.trick <= 1:
+        return None  # no trick completed yet
+    plays: list[tuple[int, Card]] = []
+    number = 0
+    for e in reversed(obs.events):
+        if e.kind != PLAY:
+            continue
+        if not plays and e.value == obs.trick and obs.lead >= 0:
+            continue  # the card led to the trick in progress
+        if plays and e.value != number:
+            break
+        number = e.value
+        plays.insert(0, (e.role, e.cards.bit_length() - 1))
+        if len(plays) == 2:
+            return _trick_of(plays, number, seats)
+    return None
+
+
+def _by_seat(values: tuple[Any, Any], seats: tuple[str, str]) -> dict[str, Any]:
+    return {seats[ELDER]: values[ELDER], seats[YOUNGER]: values[YOUNGER]}
+
+
+#: The events of deals as JSON, made as they happen: (the deal, its events' JSON, the last event), by ``id(deal)``.
+_EVENTS: OrderedDict[int, tuple[Deal, list[dict[str, Any]], Event | None]] = OrderedDict()
+_EVENTS_KEPT = 4096
+
+
+def _event_json(e: Event) -> dict[str, Any]:
+    return {"kind": e.kind, "role": ROLES[e.role], "cards": _names(e.cards), "value": e.value, "detail": e.detail}
+
+
+def events_json(deal: Deal) -> list[dict[str, Any]]:
+    """``Observation.to_json()["events"]`` of a deal, each event's JSON made once (events are only added).
+
+    The event objects are shared between views: treat them as read-only.
+    """
+    events = deal.events
+    key = id(deal)
+    hit = _EVENTS.get(key)
+    done: list[dict[str, Any]] = []
+    if hit is not None and hit[0] is deal:
+        n = len(hit[1])
+        if n <= len(events) and (n == 0 or events[n - 1] is hit[2]):
+            done = hit[1]
+        _EVENTS.move_to_end(key)
+    if len(done) < len(events):
+        done = done + [_event_json(e) for e in events[len(done):]]
+    _EVENTS[key] = (deal, done, events[-1] if events else None)
+    if len(_EVENTS) > _EVENTS_KEPT:
+        _EVENTS.popitem(last=False)
+    return list(done)
+
+
+#: Summaries of finished deals, which do not change: (the deal itself, its summary), by ``id(deal)``.
+_SUMMARIES: OrderedDict[int, tuple[Deal, dict[str, Any]]] = OrderedDict()
+_SUMMARIES_KEPT = 512
+
+
+def deal_summary(partie: Partie, index: int) -> dict[str, Any]:
+    """The public summary of deal ``index``: its scores, tricks, last trick and public events (no hand).
+
+    A finished deal's summary is made once and shared: treat it as read-only.
+    """
+    deal = partie.deals[index]
+    key = id(deal)
+    hit = _SUMMARIES.get(key)
+    if hit is not None and hit[0] is deal:
+        _SUMMARIES.move_to_end(key)
+        return hit[1]
+    seats = (partie.seat(index, ELDER), partie.seat(index, YOUNGER))
+    public = Observation(  # the public part only: no cards of either hand
+        role=ELDER, phase=deal.phase, to_move=deal.to_move, dealt=0, hand=0, discard=0,
+        taken=0, seen_left=0, stock_left=0, max_discard=0, lead=deal.lead, trick=deal.trick,
+        tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
+        scores=(tuple(deal.scores[0]), tuple(deal.scores[1])), events=tuple(deal.events))
+    j = replace(public, events=()).to_json()
+    summary = {
+        "deal_number": index + 1,
+        "dealer": partie.dealer(index),
+        "roles": {"elder": seats[ELDER], "younger": seats[YOUNGER]},
+        "multiplier": partie.rules.multiplier(index),
+        "scores": _by_seat((j["scores"]["elder"], j["scores"]["younger"]), seats),
+        "totals": _by_seat((deal.totals[ELDER], deal.totals[YOUNGER]), seats),
+        "counted": partie.deal_score(index),
+        "tricks_won": _by_seat(public.tricks_won, seats),
+        "last_trick": last_trick(public, seats),
+        "events": events_json(deal),
+    }
+    if deal.is_over:
+        _SUMMARIES[key] = (deal, summary)
+        if len(_SUMMARIES) > _SUMMARIES_KEPT:
+            _SUMMARIES.popitem(last=False)
+    return summary
+
+
+def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None, status: str | None = None,
+         cut: tuple[Card, Card, str] | None = None, opponent: str = "computer",
+         levels: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The VIEW of ``seat``: its observation, and the public extras of the spec.  The only way a view is made."""
+    if seat not in SEATS:
+        raise ValueError(f"a seat is A or B, not {seat!r}")
+    names = dict(players) if players is not None else {"A": "A", "B": "B"}
+    if not partie.deals:
+        raise ValueError("no deal yet")
+    index = len(partie.deals) - 1
+    deal = partie.deals[index]
+    rules = partie.rules
+    # The partie's scores, worked out once: what Partie.context, deals_needed and is_finished each work out.
+    counted = [partie.deal_score(i) for i in range(index + 1)]
+    after: list[dict[str, int]] = []
+    running = {"A": 0, "B": 0}
+    for c in counted:
+        running = {"A": running["A"] + c["A"], "B": running["B"] + c["B"]}
+        after.append(running)
+    needed = rules.deals_needed([a for a, d in zip(after, partie.deals, strict=True) if d.is_over])
+    finished = deal.is_over and index + 1 >= needed
+    context = PartieContext(seat=seat, dealer=partie.dealer(index), deal_number=index + 1,
+                            deals_in_partie=needed, rules=rules.name,
+                            scores=dict(after[-2]) if index >= 1 else {"A": 0, "B": 0},
+                            multiplier=rules.multiplier(index))
+    obs = observe(deal, partie.role(index, seat), context)  # = partie.observation(seat)
+    seats = (partie.seat(index, ELDER), partie.seat(index, YOUNGER))
+    v = replace(obs, events=()).to_json()  # the events, the same, from the cache
+    v["events"] = events_json(deal)
+    v["seat"] = seat
+    v["players"] = names
+    v["status"] = status if status is not None else ("finished" if finished else "playing")
+    v["my_turn"] = obs.my_turn
+    v["options"] = options(obs)
+    v["roles"] = {"elder": seats[ELDER], "younger": seats[YOUNGER]}
+    v["totals"] = {"deal": _by_seat((deal.totals[ELDER], deal.totals[YOUNGER]), seats),
+                   "partie": dict(after[-1])}
+    v["deal_history"] = [
+        {"deal": i + 1, "dealer": partie.dealer(i), "multiplier": rules.multiplier(i),
+         "scores": counted[i], "partie": dict(after[i])}
+        for i, d in enumerate(partie.deals) if d.is_over
+    ]
+    if finished:
+        s = rules.settle(after[-1], True)
+        played = sum(1 for d in partie.deals if d.is_over)
+        v["settlement"] = {
+            "winner": s.winner, "points": s.points_won, "rubicon": s.rubicon, "scores": dict(after[-1]),
+            "words": settlement_words(s, after[-1], rules, names, played, needed),
+        }
+    else:
+        v["settlement"] = None
+    v["last_trick"] = last_trick(obs, seats)
+    v["last_deal"] = deal_summary(partie, index - 1) if index >= 1 else None
+    v["opponent"] = opponent
+    v["levels"] = dict(levels or {})
+    v["cut"] = None if cut is None else {"A": card_name(cut[0]), "B": card_name(cut[1]), "winner": cut[2]}
+    return v
+
+
+def state_message(version: int, seat: str, view_: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "state", "version": version, "seat": seat, "view": view_}
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    assert code in ERROR_CODES
+    return {"type": "error", "code": code, "message": message}
+
+
+__all__ = [
+    "ChooseDeal", "ClientMessage", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction", "decode_action",
+    "decode_message", "deal_summary", "encode_action", "error_message", "last_trick", "options", "state_message",
+    "view",
+]

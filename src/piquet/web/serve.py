@@ -1,0 +1,49 @@
+"""``piquet serve``: the web server, to play in the browser against the computer or another person.
+
+The database is an SQLite file in the user's data folder unless ``--db`` names another file or
+an SQLAlchemy URL (``postgresql+psycopg://user@host/piquet`` for a deployment with several
+server processes, with that driver installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    from .store import default_database_path
+
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default: 8000)")
+    p.add_argument("--db", metavar="URL_OR_PATH", default=None,
+                   help=f"an SQLite file or an SQLAlchemy URL (default: {default_database_path()})")
+    p.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
+                   help="the least time the computer takes over each action, so that its cards can be "
+                        "followed (default: 0.5; 0 for none)")
+    p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
+                   help="how much the server logs (default: info)")
+
+
+def run_serve(ns: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .store import database_url
+
+    if not 0 < ns.port < 65536:
+        print(f"piquet serve: the port is a number from 1 to 65535, not {ns.port}", file=sys.stderr)
+        return 2
+    if ns.pace < 0:
+        print("piquet serve: --pace is a time in seconds, 0 or more", file=sys.stderr)
+        return 2
+    try:
+        url = database_url(ns.db)
+        app = create_app(url, pace=ns.pace)
+    except Exception as e:  # a bad URL, a driver not installed, a folder that cannot be made
+        print(f"piquet serve: cannot open the database {ns.db or ''}: {e}", file=sys.stderr)
+        return 2
+    host = f"[{ns.host}]" if ":" in ns.host else ns.host
+    print(f"piquet: playing at http://{host}:{ns.port}/  (the database: {url})", flush=True)
+    uvicorn.run(app, host=ns.host, port=ns.port, log_level=ns.log_level, ws_max_size=1 << 20)
+    return 0

@@ -1,0 +1,1204 @@
+// The piquet table in the browser: renders what the server says this seat may see, and sends back
+// the player's choice. The page holds no rules: what may be done comes from the VIEW's "options".
+//
+// The page is /t/{id}?token=T (or table.html?table={id}&token=T); it opens the websocket
+// /ws/{id}?token=T, renders every {"type": "state"} message, shows {"type": "thinking"} and
+// {"type": "error"} messages, and reconnects with a growing delay when the socket closes (but
+// not after close code 4403, a wrong token, or 4404, no such table). docs/web.md tells the rest.
+
+import { backSVG, cardSVG, cardShort, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
+import {
+  CATEGORIES, SCORE_KINDS, SCORE_LABELS, cap, countWords, declarationCards, declarationCategory,
+  declarationItems, declarationWords, fullestDeclaration, narrate, numberWords, optionForCards, phaseWords,
+  settlementWords, tricksOf,
+} from "./words.js";
+
+// ------------------------------------------------------------------ small DOM helpers
+
+function h(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+    else if (k === "testid") e.dataset.testid = v;
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return e;
+}
+
+const $ = (id) => document.getElementById(id);
+
+/** Append the children that are not null, undefined or false. */
+function put(parent, ...kids) {
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    parent.append(kid);
+  }
+  return parent;
+}
+
+function clear(e) {
+  while (e.firstChild) e.removeChild(e.firstChild);
+  return e;
+}
+
+/** Card names as small inline chips: "A♥ K♥" with drawn suit symbols. */
+function chips(cards, { sorted = true, testid } = {}) {
+  const list = sorted ? sortCards(cards) : cards;
+  return h("span", { class: "chips", testid }, list.map((c) => {
+    const p = parseCard(c);
+    if (!p) return h("span", { class: "chip" }, c);
+    const red = p.suit === "H" || p.suit === "D";
+    return h("span", { class: `chip${red ? " red" : ""}`, title: cardWords(c) },
+      h("span", { "aria-hidden": "true" }, p.rank), suitSVG(p.suit, { label: cardWords(c) }));
+  }));
+}
+
+// ------------------------------------------------------------------ where we are
+
+const params = new URLSearchParams(location.search);
+
+/** localStorage, which may be unavailable (private browsing, a locked-down browser). */
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (e) {
+    return null;
+  }
+}
+
+const pathMatch = location.pathname.match(/\/t\/([^/?#]+)/);
+const tableId = pathMatch ? decodeURIComponent(pathMatch[1]) : params.get("table");
+const token = params.get("token");
+
+const S = {
+  ws: null,
+  version: null, // the version of the last state received: an action answers it
+  view: null,
+  seat: null,
+  connected: false,
+  retry: 0,
+  retryTimer: null,
+  retryAt: 0,
+  pingTimer: null,
+  fatal: null, // a reason not to reconnect (wrong token, no such table)
+  selected: new Set(),
+  selectionKey: null,
+  pending: false, // an action was sent and no answer came yet
+  thinking: null, // the seat the computer is deciding for
+  error: null, // {code, message}
+  showLastTrick: false,
+  showDiscard: false,
+  auto: params.get("auto") !== "0" && stored("piquet.auto") !== "0",
+  autoFor: null, // the version a forced move was sent for
+  autoTimer: null,
+  spoken: 0, // talk lines already announced to screen readers
+  talkDeal: null,
+  lastDealOpen: null,
+  notice: null, // a plain note from the page itself (not the server)
+  optionsOpen: false, // the list of every declaration is open
+};
+
+// ------------------------------------------------------------------ the connection
+
+function wsUrl() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  let url = `${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`;
+  const name = params.get("name") || stored("piquet.name");
+  if (name) url += `&name=${encodeURIComponent(name)}`;
+  return url;
+}
+
+function connect() {
+  if (S.fatal) return;
+  clearTimeout(S.retryTimer);
+  S.retryTimer = null;
+  let ws;
+  try {
+    ws = new WebSocket(wsUrl());
+  } catch (e) {
+    scheduleReconnect();
+    return;
+  }
+  S.ws = ws;
+  renderConnection("connecting");
+  ws.addEventListener("open", () => {
+    if (S.ws !== ws) return;
+    S.connected = true;
+    S.retry = 0;
+    renderConnection("open");
+    clearInterval(S.pingTimer);
+    S.pingTimer = setInterval(() => send({ type: "ping" }), 25000);
+  });
+  ws.addEventListener("message", (ev) => {
+    if (S.ws !== ws) return;
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch (e) {
+      return;
+    }
+    onMessage(msg);
+  });
+  ws.addEventListener("close", (ev) => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    S.connected = false;
+    S.pending = false;
+    clearInterval(S.pingTimer);
+    if (ev.code === 4403) {
+      S.fatal = "This link's token does not open a seat at this table (wrong token). "
+        + "Use the link you were given, or start a new partie from the lobby.";
+    } else if (ev.code === 4404) {
+      S.fatal = "There is no such table on this server.";
+    }
+    if (S.fatal) {
+      renderConnection("fatal");
+      render();
+      return;
+    }
+    scheduleReconnect();
+  });
+}
+
+function scheduleReconnect() {
+  const base = Math.min(15000, 500 * 2 ** S.retry);
+  const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+  S.retry += 1;
+  S.retryAt = Date.now() + delay;
+  clearTimeout(S.retryTimer);
+  S.retryTimer = setTimeout(connect, delay);
+  renderConnection("waiting");
+}
+
+function send(msg) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
+  S.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function sendAction(action) {
+  if (S.pending || S.version === null) return;
+  clearTimeout(S.autoTimer);
+  if (!send({ type: "action", version: S.version, action })) {
+    showError({ code: "connection", message: "Not connected to the server: your choice was not sent. "
+      + "The page reconnects by itself; choose again then." });
+    return;
+  }
+  S.pending = true;
+  S.error = null;
+  S.notice = null;
+  render();
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    const firstOrNew = S.version === null || msg.version !== S.version;
+    S.version = msg.version;
+    S.seat = msg.seat || (msg.view && msg.view.seat) || S.seat;
+    S.view = msg.view || null;
+    S.pending = false;
+    S.thinking = null;
+    if (firstOrNew && S.error && S.error.code !== "token") S.error = null;
+    rememberSeat();
+    render();
+  } else if (msg.type === "thinking") {
+    S.thinking = msg.seat || "?";
+    renderStatus();
+  } else if (msg.type === "error") {
+    S.pending = false;
+    showError({ code: msg.code || "error", message: msg.message || "The server refused that." });
+    if (msg.code === "stale" && S.ws) {
+      // Our state is behind the table's: a fresh connection brings the current state.
+      S.ws.close(4000, "stale");
+    }
+  }
+}
+
+const ERROR_WORDS = {
+  illegal: "Not allowed", turn: "Not your turn", stale: "The table had moved on",
+  malformed: "The server could not read that", token: "Wrong seat",
+};
+
+function showError(err) {
+  const lead = ERROR_WORDS[err.code];
+  const text = String(err.message || "");
+  S.error = { code: err.code, message: lead ? `${lead}: ${text}` : cap(text) };
+  S.pending = false;
+  render();
+  const box = $("error");
+  if (box && !box.hidden) box.focus({ preventScroll: true });
+}
+
+function rememberSeat() {
+  try {
+    const seats = JSON.parse(localStorage.getItem("piquet.seats") || "{}");
+    const v = S.view || {};
+    seats[tableId] = {
+      url: `/t/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`,
+      seat: S.seat, status: v.status || null, updated: Date.now(),
+    };
+    localStorage.setItem("piquet.seats", JSON.stringify(seats));
+  } catch (e) {
+    // storage may be unavailable (private browsing): nothing to remember then
+  }
+}
+
+// ------------------------------------------------------------------ reading the view
+
+function other(seat) {
+  return seat === "A" ? "B" : "A";
+}
+
+function otherRole(role) {
+  return role === "elder" ? "younger" : "elder";
+}
+
+function playerName(seat) {
+  const v = S.view;
+  return (v && v.players && v.players[seat]) || `Seat ${seat}`;
+}
+
+function optionsOf(v) {
+  if (!v || !v.options) return [];
+  return (Array.isArray(v.options) ? v.options : [v.options]).filter((o) => o && typeof o === "object");
+}
+
+/** What this seat may do now, sorted by kind. */
+function choices(v) {
+  const opts = optionsOf(v);
+  const c = { discard: null, look: null, deal: null, play: null, declarations: [], category: null };
+  for (const o of opts) {
+    if (o.kind === "discard" && !Array.isArray(o.cards)) c.discard = o;
+    else if (o.kind === "look") c.look = o;
+    else if (o.kind === "deal") c.deal = o;
+    else if (o.kind === "play") {
+      c.play = c.play || new Set();
+      for (const card of o.cards || (o.card ? [o.card] : [])) c.play.add(card);
+    } else if (declarationCategory(o)) {
+      c.declarations.push(o);
+      c.category = o.kind;
+    }
+  }
+  if (!v || !v.my_turn) {
+    return { discard: null, look: null, deal: null, play: null, declarations: [], category: null };
+  }
+  return c;
+}
+
+function myRole(v) {
+  return v.role || (v.roles && v.roles.elder === S.seat ? "elder" : "younger");
+}
+
+/** The seat in each role this deal. */
+function roleSeats(v) {
+  if (v.roles && v.roles.elder) return v.roles;
+  const me = myRole(v);
+  return me === "elder" ? { elder: S.seat, younger: other(S.seat) } : { elder: other(S.seat), younger: S.seat };
+}
+
+function namesByRole(v) {
+  const seats = roleSeats(v);
+  const out = {};
+  for (const r of ["elder", "younger"]) out[r] = seats[r] === S.seat ? "You" : playerName(seats[r]);
+  return out;
+}
+
+function partieTotals(v) {
+  if (v.totals && v.totals.partie) return v.totals.partie;
+  const hist = v.deal_history || [];
+  if (hist.length && hist[hist.length - 1].partie) return hist[hist.length - 1].partie;
+  return (v.partie && v.partie.scores) || { A: 0, B: 0 };
+}
+
+function dealTotals(v) {
+  if (v.totals && v.totals.deal) return v.totals.deal;
+  const seats = roleSeats(v);
+  const sum = (r) => Object.values((v.scores && v.scores[r]) || {}).reduce((a, b) => a + b, 0);
+  return { [seats.elder]: sum("elder"), [seats.younger]: sum("younger") };
+}
+
+function adversaryCount(v) {
+  const them = otherRole(myRole(v));
+  const played = (v.events || []).filter((e) => e.kind === "play" && e.role === them).length;
+  return Math.max(0, 12 - played);
+}
+
+function adversaryKnown(v) {
+  const them = otherRole(myRole(v));
+  const played = new Set((v.events || []).filter((e) => e.kind === "play").flatMap((e) => e.cards || []));
+  const known = new Set();
+  for (const e of v.events || []) {
+    if (e.kind === "show" && e.role === them) for (const c of e.cards || []) if (!played.has(c)) known.add(c);
+  }
+  return [...known];
+}
+
+function lastTrickOf(v) {
+  if (v.last_trick && v.last_trick.plays) {
+    const seats = roleSeats(v);
+    const roleOfSeat = (s) => (seats.elder === s ? "elder" : "younger");
+    return {
+      number: v.last_trick.number,
+      plays: v.last_trick.plays.map((p) => ({ role: p.role || roleOfSeat(p.seat), card: p.card })),
+      winner: v.last_trick.winner ? roleOfSeat(v.last_trick.winner) : null,
+    };
+  }
+  const done = tricksOf(v.events).filter((t) => t.plays.length === 2);
+  const t = done[done.length - 1];
+  return t ? { number: t.trick, plays: t.plays, winner: t.winner } : null;
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render() {
+  const v = S.view;
+  const root = $("table");
+  const focus = rememberFocus();
+  root.dataset.version = S.version === null ? "" : String(S.version);
+  root.dataset.phase = v ? v.phase || "" : "";
+  root.dataset.myTurn = v && v.my_turn ? "true" : "false";
+  root.dataset.status = v ? v.status || "" : "";
+  root.dataset.seat = S.seat || "";
+  root.dataset.pending = S.pending ? "true" : "false";
+  root.classList.toggle("has-view", Boolean(v));
+  renderError();
+  renderFatal();
+  if (v) {
+    checkSelection(v);
+    computeTalk(v);
+    renderHeader(v);
+    renderOpponent(v);
+    renderCentre(v);
+    renderMe(v);
+    renderHand(v);
+    renderActions(v);
+    renderTalk(v);
+    renderScores(v);
+    renderScoreCard(v);
+    renderLastDeal(v);
+    renderDiscardPanel(v);
+    renderFinish(v);
+    scheduleForced(v);
+  }
+  renderStatus();
+  restoreFocus(focus);
+}
+
+function rememberFocus() {
+  const a = document.activeElement;
+  if (!a || a === document.body) return null;
+  return { card: a.dataset ? a.dataset.card : null, testid: a.dataset ? a.dataset.testid : null,
+    inHand: Boolean(a.closest && a.closest("#hand")), inActions: Boolean(a.closest && a.closest("#actions")) };
+}
+
+function restoreFocus(f) {
+  if (!f) return;
+  if (document.activeElement === $("actions")) {
+    // Waiting in the panel after a choice: go to the next choice as soon as there is one.
+    const next = document.querySelector("#actions button:not(:disabled)");
+    if (next) next.focus({ preventScroll: true });
+    return;
+  }
+  if (document.activeElement && document.activeElement !== document.body
+    && document.body.contains(document.activeElement)) return;
+  let e = null;
+  if (f.inHand) {
+    if (f.card) e = document.querySelector(`#hand [data-card="${f.card}"]`);
+    if (!e) e = document.querySelector("#hand button[tabindex='0']");
+  }
+  if (!e && f.testid) e = document.querySelector(`[data-testid="${f.testid}"]`);
+  if ((!e || e.disabled) && f.inActions) {
+    // The button used is gone (the choice was made): go on to the next choice, or the panel.
+    e = document.querySelector("#actions button:not(:disabled)") || $("actions");
+  }
+  if (e && !e.disabled) e.focus({ preventScroll: true });
+}
+
+function renderConnection(state) {
+  const e = $("connection");
+  if (!e) return;
+  e.dataset.state = state;
+  const now = $("reconnect-now");
+  if (state === "open") e.textContent = "Connected";
+  else if (state === "connecting") e.textContent = "Connecting\u2026";
+  else if (state === "fatal") e.textContent = "Not connected";
+  else {
+    const secs = Math.max(1, Math.round((S.retryAt - Date.now()) / 1000));
+    e.textContent = `Connection lost: trying again in ${secs} s`;
+  }
+  if (now) now.hidden = state !== "waiting";
+  renderStatus();
+}
+
+function renderFatal() {
+  const box = $("fatal");
+  box.hidden = !S.fatal;
+  $("fatal-text").textContent = S.fatal || "";
+}
+
+function renderError() {
+  const box = $("error");
+  box.hidden = !S.error || Boolean(S.fatal);
+  if (S.error) {
+    $("error-text").textContent = S.error.message;
+    box.dataset.code = S.error.code;
+  }
+}
+
+function renderStatus() {
+  const e = $("status");
+  const th = $("thinking");
+  const v = S.view;
+  let text;
+  if (S.fatal) text = S.fatal;
+  else if (!v) text = S.connected ? "Waiting for the table\u2026" : "Connecting to the table\u2026";
+  else if (v.status === "finished") text = "The partie is over.";
+  else if (S.pending) text = "Sent\u2026";
+  else if (v.my_turn) text = `Your turn. ${phaseWords(v, { other: otherName(v) })}`;
+  else if (v.to_move) text = `${cap(otherName(v))}'s turn. ${phaseWords(v, { other: otherName(v) })}`;
+  else text = phaseWords(v, { other: otherName(v) });
+  if (v && v.status === "waiting" && !v.my_turn) {
+    text += " (Your adversary has not opened the invite link yet.)";
+  }
+  if (e.textContent !== text) e.textContent = text;
+  th.hidden = !S.thinking;
+  if (S.thinking) $("thinking-text").textContent = `${playerName(S.thinking)} is thinking`;
+  document.title = v && v.my_turn && v.status !== "finished" ? "\u25cf Your turn \u2014 Piquet" : "Piquet \u2014 the table";
+}
+
+function otherName(v) {
+  return playerName(other(S.seat || (v && v.seat) || "A"));
+}
+
+function renderHeader(v) {
+  const p = v.partie || {};
+  const totals = partieTotals(v);
+  const me = S.seat;
+  const rules = p.rules === "four-deal" ? "four-deal partie" : "rubicon partie";
+  const deal = p.deal_number ? `Deal ${p.deal_number} of ${p.deals || "?"}` : "";
+  const dbl = p.multiplier > 1 ? " (counts double)" : "";
+  put(clear($("partie-line")), 
+    h("span", { testid: "deal-number" }, deal + dbl),
+    h("span", { class: "sep" }, " \u00b7 "),
+    h("span", { testid: "partie-scores" },
+      "Partie: ", h("b", {}, `You ${totals[me] ?? 0}`), " \u2013 ",
+      h("b", {}, `${otherName(v)} ${totals[other(me)] ?? 0}`)),
+    h("span", { class: "rules" }, ` \u00b7 ${rules}`),
+  );
+}
+
+function roleWords(role) {
+  return role === "elder" ? "elder hand" : "younger hand";
+}
+
+function renderOpponent(v) {
+  const box = $("opponent");
+  const role = otherRole(myRole(v));
+  const n = adversaryCount(v);
+  const won = v.tricks_won ? v.tricks_won[role] ?? 0 : 0;
+  const count = S.talk ? S.talk.count[role] : 0;
+  const backs = h("div", { class: "backs", testid: "opponent-hand", "aria-label": `${countWords(n)} cards` });
+  backs.style.setProperty("--n", String(Math.max(n, 1)));
+  for (let i = 0; i < n; i++) backs.append(backSVG({ label: i === 0 ? `${cap(otherName(v))}'s cards, face down` : "" }));
+  backs.querySelectorAll("svg:not(:first-child)").forEach((s) => s.setAttribute("aria-hidden", "true"));
+  const known = adversaryKnown(v);
+  put(clear(box), 
+    h("div", { class: "who" },
+      h("span", { class: "name", testid: "opponent-name" }, otherName(v)),
+      h("span", { class: "role" }, roleWords(role)),
+      h("span", { class: "count", testid: "opponent-card-count" }, `${n} card${n === 1 ? "" : "s"}`),
+      v.phase === "play" || v.phase === "done" ? h("span", { class: "tricks", testid: "opponent-tricks" },
+        `tricks ${won}`) : null,
+      h("span", { class: "called", testid: "opponent-count", title: "his count this deal, as called" },
+        `${count} this deal`)),
+    backs,
+    known.length ? h("div", { class: "known", testid: "opponent-known" }, "Shown, not yet played: ",
+      chips(known)) : null,
+  );
+}
+
+function renderMe(v) {
+  const role = myRole(v);
+  const won = v.tricks_won ? v.tricks_won[role] ?? 0 : 0;
+  const count = S.talk ? S.talk.count[role] : 0;
+  put(clear($("me-line")), 
+    h("span", { class: "name", testid: "my-name" },
+      ["you", "player"].includes(playerName(S.seat).toLowerCase()) ? "You" : `You (${playerName(S.seat)})`),
+    h("span", { class: "role", testid: "my-role" }, roleWords(role)),
+    v.phase === "play" || v.phase === "done" ? h("span", { class: "tricks", testid: "my-tricks" },
+      `tricks ${won}`) : null,
+    h("span", { class: "called", testid: "my-count", title: "your count this deal, as called" },
+      `${count} this deal`),
+  );
+}
+
+function renderCentre(v) {
+  // The stock.
+  const stock = clear($("stock"));
+  const left = typeof v.stock_left === "number" ? v.stock_left : 0;
+  const pile = h("div", { class: "pile", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(left, 8); i++) {
+    const b = backSVG({ label: "" });
+    b.style.setProperty("--i", String(i));
+    pile.append(b);
+  }
+  stock.append(
+    left ? pile : h("div", { class: "pile empty", "aria-hidden": "true" }),
+    h("div", { class: "label", testid: "stock-count" }, left ? `Stock: ${left} card${left === 1 ? "" : "s"}`
+      : "Stock: none"),
+  );
+  if ((v.seen_left || []).length) {
+    stock.append(h("div", { class: "seen", testid: "seen-left" }, "Seen: ", chips(v.seen_left)));
+  }
+
+  // The trick in the middle: the card led, or the trick just completed until the next lead.
+  const trick = clear($("trick"));
+  const names = namesByRole(v);
+  const tricks = tricksOf(v.events);
+  const cur = tricks.length ? tricks[tricks.length - 1] : null;
+  let shown = null;
+  let caption = "";
+  if (cur && cur.plays.length === 1) {
+    shown = cur;
+    caption = `Trick ${cur.trick}`;
+  } else if (cur && cur.plays.length === 2) {
+    shown = cur;
+    caption = `Trick ${cur.trick}: ${cur.winner === myRole(v) ? "your trick" : `${names[cur.winner]}'s trick`}`;
+  }
+  trick.classList.toggle("complete", Boolean(shown && shown.plays.length === 2));
+  if (shown) {
+    for (const p of shown.plays) {
+      const mine = p.role === myRole(v);
+      trick.append(h("figure", { class: `played ${mine ? "mine" : "theirs"}`,
+        testid: `trick-card-${p.card}` },
+      cardSVG(p.card, { label: `${mine ? "you" : names[p.role]}: ${cardWords(p.card)}` }),
+      h("figcaption", {}, mine ? "You" : names[p.role])));
+    }
+    trick.append(h("p", { class: "caption", testid: "trick-caption" }, caption));
+  } else if (v.phase === "play") {
+    trick.append(h("p", { class: "caption" }, v.my_turn ? "Your lead." : `${otherName(v)} to lead.`));
+  } else if (v.status !== "finished") {
+    trick.append(h("p", { class: "caption phase", testid: "phase" }, phaseTitle(v)));
+  }
+  if (v.status === "finished" || v.phase === "done") trick.append(h("p", { class: "caption" }, "The deal is over."));
+
+  // The last trick, on demand.
+  const lt = lastTrickOf(v);
+  const btn = $("last-trick-button");
+  btn.disabled = !lt;
+  btn.setAttribute("aria-expanded", S.showLastTrick && lt ? "true" : "false");
+  const box = clear($("last-trick"));
+  box.hidden = !(S.showLastTrick && lt);
+  if (lt && S.showLastTrick) {
+    box.append(h("button", { type: "button", class: "close", testid: "close-last-trick",
+      "aria-label": "Close the last trick", onclick: () => { S.showLastTrick = false; render(); $("last-trick-button").focus(); } },
+    "Close"));
+    box.append(h("h3", {}, `Last trick (trick ${lt.number}), ${lt.winner === myRole(v) ? "yours"
+      : `${names[lt.winner]}'s`}`));
+    const row = h("div", { class: "row" });
+    for (const p of lt.plays) {
+      row.append(h("figure", { class: "played small", testid: `last-trick-card-${p.card}` },
+        cardSVG(p.card), h("figcaption", {}, p.role === myRole(v) ? "You" : names[p.role])));
+    }
+    box.append(row);
+  }
+}
+
+function phaseTitle(v) {
+  const p = v.phase || "";
+  if (p.endsWith("discard")) return "The exchange";
+  if (p.endsWith("look")) return "The cards left";
+  if (p.includes("point")) return "The calling: the point";
+  if (p.includes("sequences")) return "The calling: sequences";
+  if (p.includes("sets")) return "The calling: quatorzes and trios";
+  if (p === "play") return "The play";
+  if (p === "done") return "The deal is over";
+  return "";
+}
+
+/** Keep the selection while the same decision is pending; clear it when the decision changes. */
+function checkSelection(v) {
+  const key = `${v.partie ? v.partie.deal_number : ""}:${v.phase}:${v.my_turn}`;
+  if (key !== S.selectionKey) {
+    S.selectionKey = key;
+    S.selected.clear();
+    S.optionsOpen = false;
+  }
+  const hand = new Set(v.hand || []);
+  for (const c of [...S.selected]) if (!hand.has(c)) S.selected.delete(c);
+}
+
+function handMode(v) {
+  if (!v.my_turn || S.pending || v.status === "finished") return "idle";
+  const c = choices(v);
+  if (c.discard) return "discard";
+  if (c.declarations.length) return "declare";
+  if (c.play) return "play";
+  return "idle";
+}
+
+function renderHand(v) {
+  const hand = clear($("hand"));
+  const cards = sortCards(v.hand || []);
+  const mode = handMode(v);
+  const c = choices(v);
+  hand.dataset.mode = mode;
+  hand.style.setProperty("--n", String(Math.max(cards.length, 1)));
+  hand.style.setProperty("--gaps", String(Math.max(cards.length - 1, 1)));
+  hand.setAttribute("aria-label", `Your hand, ${countWords(cards.length)} cards`
+    + (mode === "discard" ? ": choose the cards to discard" : mode === "play" ? ": choose a card to play"
+      : mode === "declare" ? ": you may choose the cards to declare" : ""));
+  let focusIndex = 0;
+  const focused = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.card : null;
+  cards.forEach((card, i) => {
+    const legal = mode === "play" && c.play.has(card);
+    const selected = S.selected.has(card);
+    const btn = h("button", {
+      type: "button",
+      class: `card${selected ? " selected" : ""}${legal ? " legal" : ""}${mode === "play" && !legal ? " illegal" : ""}`,
+      testid: legal ? `play-card-${card}` : `card-${card}`,
+      "data-card": card,
+      "data-legal": mode === "play" ? String(legal) : null,
+      "aria-pressed": mode === "discard" || mode === "declare" ? String(selected) : null,
+      "aria-label": cardWords(card) + (legal ? ", may be played" : "") + (selected ? ", selected" : ""),
+      "aria-disabled": mode === "play" && !legal ? "true" : null,
+      tabindex: "-1",
+      onclick: () => onCardClick(card),
+      onkeydown: (ev) => onHandKey(ev, i),
+    }, cardSVG(card));
+    if (card === focused) focusIndex = i;
+    hand.append(btn);
+  });
+  const buttons = hand.querySelectorAll("button");
+  if (buttons.length) {
+    if (!focused) {
+      const firstLegal = [...buttons].findIndex((b) => b.classList.contains("legal"));
+      if (firstLegal >= 0) focusIndex = firstLegal;
+    }
+    buttons[Math.min(focusIndex, buttons.length - 1)].tabIndex = 0;
+  }
+  $("hand-empty").hidden = cards.length > 0;
+}
+
+function onHandKey(ev, i) {
+  const buttons = [...$("hand").querySelectorAll("button")];
+  let j = null;
+  if (ev.key === "ArrowRight" || ev.key === "ArrowDown") j = Math.min(i + 1, buttons.length - 1);
+  else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") j = Math.max(i - 1, 0);
+  else if (ev.key === "Home") j = 0;
+  else if (ev.key === "End") j = buttons.length - 1;
+  else if (ev.key === "Escape" && S.selected.size) {
+    S.selected.clear();
+    render();
+    ev.preventDefault();
+    return;
+  }
+  if (j === null) return;
+  ev.preventDefault();
+  buttons.forEach((b, k) => { b.tabIndex = k === j ? 0 : -1; });
+  buttons[j].focus();
+}
+
+function onCardClick(card) {
+  const v = S.view;
+  if (!v) return;
+  const mode = handMode(v);
+  const c = choices(v);
+  S.notice = null;
+  if (mode === "play") {
+    if (c.play.has(card)) sendAction({ kind: "play", card });
+    else {
+      S.notice = `The ${cardWords(card)} cannot be played now: play one of the highlighted cards.`;
+      render();
+    }
+    return;
+  }
+  if (mode === "discard") {
+    if (S.selected.has(card)) S.selected.delete(card);
+    else if (S.selected.size >= c.discard.max) {
+      S.notice = `You may discard at most ${numberWords(c.discard.max)} cards: unselect one first.`;
+    } else S.selected.add(card);
+    render();
+    return;
+  }
+  if (mode === "declare") {
+    if (S.selected.has(card)) S.selected.delete(card);
+    else S.selected.add(card);
+    render();
+  }
+}
+
+// ------------------------------------------------------------------ the actions panel
+
+function button(label, testid, onclick, { primary = false, disabled = false, describedby } = {}) {
+  return h("button", { type: "button", class: primary ? "primary" : "", testid, onclick,
+    disabled: disabled || S.pending, "aria-describedby": describedby }, label);
+}
+
+function renderActions(v) {
+  const box = clear($("actions"));
+  const c = choices(v);
+  const prompt = h("p", { class: "prompt", testid: "prompt", id: "prompt" });
+  box.append(prompt);
+  if (S.notice) box.append(h("p", { class: "notice", testid: "notice", role: "status" }, S.notice));
+  if (v.status === "finished") {
+    prompt.textContent = "The partie is over.";
+    return;
+  }
+  if (!v.my_turn) {
+    prompt.textContent = S.thinking ? `${playerName(S.thinking)} is thinking\u2026`
+      : v.to_move ? `Waiting for ${otherName(v)}.` : "";
+    return;
+  }
+  prompt.textContent = phaseWords(v, { other: otherName(v) });
+  if (S.pending) {
+    box.append(h("p", { class: "muted" }, "Sent; waiting for the table\u2026"));
+    return;
+  }
+  if (c.deal) {
+    prompt.textContent = "You won the cut and have the choice (Law 4). Deal first?";
+    box.append(h("div", { class: "buttons" },
+      button("Deal", "deal-yes", () => sendAction({ kind: "deal", deal: true }), { primary: true }),
+      button("Let your adversary deal", "deal-no", () => sendAction({ kind: "deal", deal: false }))));
+    return;
+  }
+  if (c.discard) {
+    const n = S.selected.size;
+    const { min = 1, max = 5 } = c.discard;
+    const ok = n >= Math.max(min, 1) && n <= max;
+    const sel = n ? `Selected: ${sortCards([...S.selected]).map(cardShort).join(" ")} \u2014 you take in ${countWords(n)}.`
+      : `Click the cards to discard (${min > 1 ? `${min} to ` : "one to "}${numberWords(max)}).`;
+    box.append(
+      h("p", { class: "selection", testid: "selection", "aria-live": "polite" }, sel),
+      h("div", { class: "buttons" },
+        button(n ? `Discard ${countWords(n)}` : "Discard", "discard-button",
+          () => sendAction({ kind: "discard", cards: sortCards([...S.selected]) }), { primary: true, disabled: !ok }),
+        min === 0 ? button("Take none", "take-none", () => sendAction({ kind: "discard", cards: [] })) : null,
+        button("Clear", "clear-selection", () => { S.selected.clear(); render(); }, { disabled: !n })),
+    );
+    return;
+  }
+  if (c.look) {
+    const elder = myRole(v) === "elder";
+    box.append(h("div", { class: "buttons" },
+      button(elder ? "Look at them" : "Look (both see them)", "look-yes",
+        () => sendAction({ kind: "look", look: true }), { primary: elder }),
+      button("Do not look", "look-no", () => sendAction({ kind: "look", look: false }), { primary: !elder })));
+    return;
+  }
+  if (c.declarations.length) {
+    renderDeclaring(v, c, box, prompt);
+    return;
+  }
+  if (c.play) {
+    const forced = forcedPlay(v);
+    if (forced) {
+      prompt.textContent = `You must play the ${cardWords(forced)}${S.auto ? ": it is played for you." : "."}`;
+      box.append(h("div", { class: "buttons" },
+        button(`Play the ${cardWords(forced)}`, "play-forced", () => sendAction({ kind: "play", card: forced }),
+          { primary: true })));
+      return;
+    }
+    box.append(h("p", { class: "muted" }, c.play.size === (v.hand || []).length
+      ? "Click a card, or move with the arrow keys and press Enter."
+      : "The highlighted cards may be played: click one, or move with the arrow keys and press Enter."));
+  }
+}
+
+function renderDeclaring(v, c, box, prompt) {
+  const cat = c.category;
+  const opts = c.declarations;
+  const phase = v.phase || "";
+  const verb = phase.startsWith("elder") ? "Call" : phase.includes("reckon") ? "Reckon" : "Declare";
+  const full = fullestDeclaration(opts);
+  const nothing = opts.find((o) => declarationItems(o).length === 0) || null;
+  const what = cat === "point" ? "point" : cat === "sequences" ? "sequence" : "quatorze or trio";
+
+  // The call being answered, in the game's words.
+  if (phase.startsWith("younger_") && !phase.includes("reckon") && S.talk) {
+    const calls = S.talk.lines.filter((l) => l.speaker === "elder" && /^call_/.test(l.kind || ""));
+    const last = calls[calls.length - 1];
+    if (last) {
+      box.append(h("p", { class: "call" }, `${namesByRole(v).elder} called: `, h("q", {}, last.text.replace(/\.$/, ""))));
+    }
+  }
+  if (opts.length === 1 && nothing) {
+    prompt.textContent = `You have no ${what} to declare.`;
+    box.append(h("div", { class: "buttons" },
+      button("Go on", "declare-none", () => sendAction(nothing), { primary: true })));
+    return;
+  }
+  const fullCards = declarationCards(full);
+  const list = h("div", { class: "buttons" },
+    button(h("span", {}, `${verb}: ${declarationWords(full)}`, fullCards.length ? " " : "", fullCards.length ? chips(fullCards) : null),
+      `declare-${cat}`, () => sendAction(full), { primary: true }),
+    nothing && nothing !== full ? button(cat === "point" ? "Declare no point (sink it)" : `Declare no ${what} (sink)`,
+      "declare-none", () => sendAction(nothing)) : null,
+  );
+  box.append(list);
+
+  // Declaring only some cards: select them in the hand.
+  const selected = [...S.selected];
+  const match = selected.length ? optionForCards(opts, selected) : null;
+  box.append(h("div", { class: "buttons" },
+    button(selected.length ? `Declare the selected cards${match ? `: ${declarationWords(match)}` : ""}`
+      : "Declare the selected cards", "declare-selected", () => sendAction(match), { disabled: !match }),
+    selected.length ? button("Clear", "clear-selection", () => { S.selected.clear(); render(); }) : null));
+  if (selected.length && !match) {
+    box.append(h("p", { class: "notice" }, `${sortCards(selected).map(cardShort).join(" ")} is not a ${what} `
+      + "you can declare. Choose from the list below, or select other cards."));
+  } else if (!selected.length) {
+    box.append(h("p", { class: "muted" }, "To declare less than your all, select those cards in your hand, "
+      + "or choose below."));
+  }
+
+  // Every legal declaration, as the server lists them.
+  const all = h("details", { class: "all-options", testid: "all-options", open: S.optionsOpen },
+    h("summary", {}, `Every declaration you may make (${opts.length})`));
+  all.addEventListener("toggle", () => { S.optionsOpen = all.open; });
+  const ol = h("ol", { class: "options" });
+  opts.forEach((o, i) => {
+    const cards = declarationCards(o);
+    ol.append(h("li", {}, button(h("span", {}, declarationWords(o), cards.length ? " " : "",
+      cards.length ? chips(cards, { sorted: false }) : null), `option-${i}`, () => sendAction(o))));
+  });
+  all.append(ol);
+  box.append(all);
+}
+
+/** The one card that may be played when following suit leaves no choice (played for the player). */
+function forcedPlay(v) {
+  const c = choices(v);
+  if (!c.play || c.play.size !== 1 || !v.lead) return null;
+  return [...c.play][0];
+}
+
+function forcedDeclaration(v) {
+  const c = choices(v);
+  if (c.declarations.length === 1 && declarationItems(c.declarations[0]).length === 0) return c.declarations[0];
+  return null;
+}
+
+/** With "play forced moves" on, a move that leaves no choice is made for the player after a moment. */
+function scheduleForced(v) {
+  if (!S.auto || S.pending || !v.my_turn || v.status === "finished" || S.autoFor === S.version) return;
+  const card = forcedPlay(v);
+  const decl = card ? null : forcedDeclaration(v);
+  if (!card && !decl) return;
+  S.autoFor = S.version;
+  const version = S.version;
+  clearTimeout(S.autoTimer);
+  S.autoTimer = setTimeout(() => {
+    if (S.version !== version || S.pending) return;
+    sendAction(card ? { kind: "play", card } : decl);
+  }, card ? 900 : 400);
+}
+
+// ------------------------------------------------------------------ the talk
+
+function computeTalk(v) {
+  const held = [...(v.dealt || []), ...(v.taken || []), ...(v.seen_left || [])];
+  S.talk = narrate(v.events, { me: myRole(v), names: namesByRole(v), held });
+}
+
+function renderTalk(v) {
+  const seats = roleSeats(v);
+  const names = namesByRole(v);
+  const me = myRole(v);
+  const list = clear($("talk"));
+  const dealNo = v.partie ? v.partie.deal_number : null;
+  if (dealNo !== S.talkDeal) {
+    S.talkDeal = dealNo;
+    S.spoken = 0;
+  }
+  const fresh = [];
+  if (v.cut && dealNo === 1) {
+    const cutA = v.cut[S.seat];
+    const cutB = v.cut[other(S.seat)];
+    const winner = v.cut.winner === S.seat ? "You have" : `${otherName(v)} has`;
+    list.append(h("li", { class: "narrator" }, `The cut: you cut the ${cardWords(cutA)}, ${otherName(v)} the `
+      + `${cardWords(cutB)}. ${winner} the choice of deal.`));
+  }
+  if (dealNo) {
+    const dealer = seats.younger === S.seat ? "You deal" : `${otherName(v)} deals`;
+    list.append(h("li", { class: "narrator deal-start" }, `Deal ${dealNo}: ${dealer}; you are ${roleWords(me)}.`));
+  }
+  const trickRows = new Map(); // trick number -> its line: a trick's two cards are told on one line
+  for (const line of S.talk.lines) {
+    if (line.kind === "play") {
+      const mine = line.role === me;
+      const leads = line.winner === undefined;
+      const part = h("span", { class: `play ${mine ? "mine" : "theirs"}` },
+        `${mine ? "You" : names[line.role]} ${leads ? (mine ? "lead" : "leads") : (mine ? "play" : "plays")} `,
+        chips([line.card]),
+        line.said ? h("span", { class: "count-said" }, ` \u201c${line.said}\u201d`) : null);
+      const row = trickRows.get(line.trick);
+      if (leads || !row) {
+        const li = h("li", { class: "trick-line", "data-trick": String(line.trick) },
+          h("span", { class: "trick-no" }, `${line.trick}.`), " ", part);
+        trickRows.set(line.trick, li);
+        list.append(li);
+      } else {
+        row.append(", ", part, h("span", { class: "winner" },
+          ` \u2014 ${line.winner === me ? "your trick" : `${names[line.winner]}'s trick`}`));
+      }
+      fresh.push(`${mine ? "You" : names[line.role]} ${leads ? (mine ? "lead" : "leads") : (mine ? "play" : "plays")} `
+        + `the ${cardWords(line.card)}.`);
+      continue;
+    }
+    let li;
+    if (line.speaker) {
+      const mine = line.speaker === me;
+      li = h("li", { class: `speech ${mine ? "mine" : "theirs"}${line.kind === "reply" ? " reply" : ""}` },
+        h("span", { class: "speaker" }, mine ? "You" : names[line.speaker]), ": ",
+        h("q", {}, line.text), line.cards && line.cards.length ? [" ", chips(line.cards, { sorted: false })] : null);
+      fresh.push(`${mine ? "You" : names[line.speaker]}: ${line.text}`);
+    } else {
+      li = h("li", { class: "narrator" }, line.text,
+        line.cards && line.cards.length ? [" ", chips(line.cards, { sorted: false })] : null);
+      fresh.push(line.text);
+    }
+    list.append(li);
+    // Your own exchange, which only you see: the cards you took in.
+    if (line.kind === "exchange" && line.role === me && (v.taken || []).length) {
+      list.append(h("li", { class: "narrator private", testid: "taken-in" }, "You took in ", chips(v.taken), "."));
+    }
+  }
+  const scroller = $("talk-box");
+  scroller.scrollTop = scroller.scrollHeight;
+  // Tell screen readers what was said since the last state.
+  if (fresh.length > S.spoken) {
+    $("announce").textContent = fresh.slice(S.spoken).slice(-4).join(" ");
+  }
+  S.spoken = fresh.length;
+}
+
+// ------------------------------------------------------------------ scores
+
+function scoreTable(scoresByRole, v, caption, testid, { multiplier = 1 } = {}) {
+  const me = myRole(v);
+  const them = otherRole(me);
+  const mine = scoresByRole[me] || {};
+  const theirs = scoresByRole[them] || {};
+  const t = h("table", { class: "scores", testid });
+  if (caption) t.append(h("caption", {}, caption));
+  t.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, "You"),
+    h("th", { scope: "col" }, otherName(v)))));
+  const body = h("tbody");
+  let a = 0;
+  let b = 0;
+  for (const k of SCORE_KINDS) {
+    const x = mine[k] || 0;
+    const y = theirs[k] || 0;
+    a += x;
+    b += y;
+    if (!x && !y && !["point", "sequences", "sets", "play", "cards"].includes(k)) continue;
+    body.append(h("tr", { "data-kind": k }, h("th", { scope: "row" }, SCORE_LABELS[k]), h("td", {}, String(x)),
+      h("td", {}, String(y))));
+  }
+  t.append(body);
+  const foot = h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), h("td", { testid: `${testid}-mine` },
+    String(a)), h("td", { testid: `${testid}-theirs` }, String(b))));
+  if (multiplier > 1) {
+    foot.append(h("tr", {}, h("th", { scope: "row" }, `In the partie (\u00d7${multiplier})`),
+      h("td", {}, String(a * multiplier)), h("td", {}, String(b * multiplier))));
+  }
+  t.append(foot);
+  return t;
+}
+
+function renderScores(v) {
+  const box = clear($("deal-scores-box"));
+  const p = v.partie || {};
+  box.append(scoreTable(v.scores || {}, v, `Deal ${p.deal_number || ""}: the scores`, "deal-scores",
+    { multiplier: p.multiplier || 1 }));
+  if (S.talk) {
+    const me = myRole(v);
+    box.append(h("p", { class: "muted small" }, `As called so far: you ${S.talk.count[me]}, ${otherName(v)} `
+      + `${S.talk.count[otherRole(me)]}. Point, sequences and sets are scored when the play begins (Law 67).`));
+  }
+}
+
+function renderScoreCard(v) {
+  const box = clear($("score-card-box"));
+  const me = S.seat;
+  const them = other(me);
+  const hist = v.deal_history || [];
+  const t = h("table", { class: "scores card", testid: "score-card" });
+  t.append(h("caption", {}, "The partie"));
+  t.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), h("th", { scope: "col" }, "Dealer"),
+    h("th", { scope: "col" }, "You"), h("th", { scope: "col" }, otherName(v)))));
+  const body = h("tbody");
+  for (const d of hist) {
+    const s = d.scores || d;
+    const mult = d.multiplier > 1 ? ` \u00d7${d.multiplier}` : "";
+    body.append(h("tr", { "data-deal": String(d.deal) }, h("th", { scope: "row" }, `${d.deal}${mult}`),
+      h("td", {}, d.dealer ? (d.dealer === me ? "You" : playerName(d.dealer)) : ""),
+      h("td", {}, String(s[me] ?? 0)), h("td", {}, String(s[them] ?? 0))));
+  }
+  const p = v.partie || {};
+  const inHistory = hist.some((d) => d.deal === p.deal_number);
+  if (p.deal_number && !inHistory && v.status !== "finished") {
+    const dt = dealTotals(v);
+    const m = p.multiplier || 1;
+    body.append(h("tr", { class: "in-play" }, h("th", { scope: "row" }, `${p.deal_number}${m > 1 ? ` \u00d7${m}` : ""}`),
+      h("td", {}, p.dealer ? (p.dealer === me ? "You" : playerName(p.dealer)) : ""),
+      h("td", {}, `${(dt[me] ?? 0) * m}`), h("td", {}, `${(dt[them] ?? 0) * m}`)));
+  }
+  t.append(body);
+  const totals = v.settlement && v.settlement.scores ? v.settlement.scores : partieTotals(v);
+  t.append(h("tfoot", {}, h("tr", {}, h("th", { scope: "row", colspan: "2" }, "Total"),
+    h("td", { testid: "score-card-mine" }, String(totals[me] ?? 0)),
+    h("td", { testid: "score-card-theirs" }, String(totals[them] ?? 0)))));
+  box.append(t);
+  if (p.deals) {
+    const played = hist.length;
+    box.append(h("p", { class: "muted small" }, `${played} of ${p.deals} deals played`
+      + (p.rules === "four-deal" ? "; the first and last deals count double." : ".")));
+  }
+}
+
+function renderLastDeal(v) {
+  const box = $("last-deal");
+  const ld = v.last_deal;
+  box.hidden = !ld;
+  if (!ld) return;
+  const p = v.partie || {};
+  // Open by itself while the new deal has not begun, so the end of the last one can be read.
+  const fresh = !(v.events || []).some((e) => e.kind === "exchange");
+  const key = `${p.deal_number}`;
+  if (fresh && S.lastDealOpen !== key) {
+    box.open = true;
+    S.lastDealOpen = key;
+  } else if (!fresh && S.lastDealClosed !== key) {
+    box.open = false;
+    S.lastDealClosed = key;
+  }
+  const body = clear($("last-deal-body"));
+  $("last-deal-title").textContent = `Deal ${ld.deal_number}: how it ended`;
+  const me = S.seat;
+  const them = other(me);
+  const seats = ld.roles || {};
+  const myR = seats.elder === me ? "elder" : "younger";
+  // Its score table, by kind.
+  const byRole = {};
+  if (ld.scores) {
+    byRole[myR] = ld.scores[me] || {};
+    byRole[otherRole(myR)] = ld.scores[them] || {};
+  }
+  const fakeV = { ...v, role: myR };
+  body.append(scoreTable(byRole, fakeV, "", "last-deal-scores",
+    { multiplier: ld.multiplier || 1 }));
+  if (ld.tricks_won) {
+    body.append(h("p", {}, `Tricks: you ${ld.tricks_won[me] ?? 0}, ${otherName(v)} ${ld.tricks_won[them] ?? 0}.`));
+  }
+  if (ld.last_trick && ld.last_trick.plays) {
+    const row = h("div", { class: "row" });
+    for (const pl of ld.last_trick.plays) {
+      row.append(h("figure", { class: "played small" }, cardSVG(pl.card),
+        h("figcaption", {}, pl.seat === me ? "You" : playerName(pl.seat))));
+    }
+    body.append(h("p", {}, `The last trick, ${ld.last_trick.winner === me ? "yours" : `${otherName(v)}'s`}:`), row);
+  }
+  if (ld.events) {
+    const names = { [myR]: "You", [otherRole(myR)]: otherName(v) };
+    const t = narrate(ld.events, { me: myR, names, held: [] });
+    const tail = t.lines.filter((l) => l.kind !== "play").slice(-4);
+    if (tail.length) {
+      body.append(h("ul", { class: "tail" }, tail.map((l) => h("li", {},
+        l.speaker ? `${names[l.speaker]}: \u201c${l.text}\u201d` : l.text))));
+    }
+  }
+}
+
+function renderDiscardPanel(v) {
+  const btn = $("my-discard-button");
+  btn.setAttribute("aria-expanded", S.showDiscard ? "true" : "false");
+  const box = clear($("my-discard"));
+  box.hidden = !S.showDiscard;
+  if (!S.showDiscard) return;
+  const discard = v.discard || [];
+  box.append(h("button", { type: "button", class: "close", testid: "close-my-discard",
+    "aria-label": "Close your discard", onclick: () => { S.showDiscard = false; render(); $("my-discard-button").focus(); } },
+  "Close"));
+  box.append(h("h3", {}, "Your discard"));
+  box.append(discard.length ? h("div", { class: "row" }, sortCards(discard).map((c) =>
+    h("figure", { class: "played small", testid: `discard-card-${c}` }, cardSVG(c))))
+    : h("p", { class: "muted" }, "You have not discarded yet this deal."));
+  if ((v.taken || []).length) body(box, "Taken in", v.taken, "taken-card");
+  if ((v.seen_left || []).length) body(box, "Left in the stock, seen", v.seen_left, "seen-card");
+  box.append(h("p", { class: "muted small" }, "The laws let you look at your own discard at any time."));
+}
+
+function body(box, title, cards, prefix) {
+  box.append(h("h4", {}, title), h("div", { class: "row" }, sortCards(cards).map((c) =>
+    h("figure", { class: "played tiny", testid: `${prefix}-${c}` }, cardSVG(c)))));
+}
+
+function renderFinish(v) {
+  const box = clear($("finish"));
+  const finished = v.status === "finished";
+  box.hidden = !finished;
+  if (!finished) return;
+  const s = v.settlement || {};
+  const names = { [S.seat]: "You", [other(S.seat)]: otherName(v) };
+  const text = s.words || settlementWords(s, s.scores || partieTotals(v), names);
+  const headline = s.winner === S.seat ? "You win the partie." : s.winner ? `${otherName(v)} wins the partie.`
+    : "The partie is drawn.";
+  box.append(
+    h("h2", {}, headline),
+    h("p", { class: "settlement", testid: "settlement" }, text),
+    h("p", {}, h("a", { class: "button primary", href: `/api/tables/${encodeURIComponent(tableId)}/record`,
+      download: `piquet-${tableId}.json`, testid: "download-record" }, "Download the record"),
+    " ", h("a", { class: "button", href: "/", testid: "back-to-lobby" }, "Back to the lobby")),
+  );
+}
+
+// ------------------------------------------------------------------ start
+
+function init() {
+  $("error-dismiss").addEventListener("click", () => { S.error = null; render(); });
+  $("last-trick-button").addEventListener("click", () => { S.showLastTrick = !S.showLastTrick; render(); });
+  $("my-discard-button").addEventListener("click", () => { S.showDiscard = !S.showDiscard; render(); });
+  $("reconnect-now").addEventListener("click", () => { S.retry = 0; connect(); });
+  const auto = $("auto-forced");
+  auto.checked = S.auto;
+  auto.addEventListener("change", () => {
+    S.auto = auto.checked;
+    try {
+      localStorage.setItem("piquet.auto", S.auto ? "1" : "0");
+    } catch (e) {
+      // no storage: the choice lasts for this page only
+    }
+    if (!S.auto) {
+      clearTimeout(S.autoTimer);
+      S.autoFor = null;
+    }
+    if (S.view) render();
+  });
+  setInterval(() => {
+    if (!S.connected && !S.fatal && S.retryTimer) renderConnection("waiting");
+  }, 1000);
+  if (!tableId || !token) {
+    S.fatal = "This page needs a table and a seat's token in its address (/t/TABLE?token=TOKEN). "
+      + "Start or join a partie from the lobby.";
+    renderConnection("fatal");
+    render();
+    return;
+  }
+  render();
+  connect();
+}
+
+// For the console and for tests: the state of the page (read only).
+window.piquetTable = { get state() { return S; } };
+
+init();

@@ -1,0 +1,213 @@
+// The lobby: start a partie against the computer, open a table for a person and share its
+// invite link, and the list of games (GET /api/tables). docs/web.md tells what is where.
+
+function h(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "testid") e.dataset.testid = v;
+    else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return e;
+}
+
+const $ = (id) => document.getElementById(id);
+
+function storage(key, fallback) {
+  try {
+    const v = localStorage.getItem(key);
+    return v === null ? fallback : v;
+  } catch (e) {
+    return fallback;
+  }
+}
+
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (e) {
+    // no storage (private browsing): nothing is remembered
+  }
+}
+
+function mySeats() {
+  try {
+    return JSON.parse(storage("piquet.seats", "{}")) || {};
+  } catch (e) {
+    return {};
+  }
+}
+
+function rememberSeat(table, url, seat) {
+  const seats = mySeats();
+  seats[table] = { url, seat, updated: Date.now() };
+  store("piquet.seats", JSON.stringify(seats));
+}
+
+function showError(text) {
+  const box = $("lobby-error");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+async function errorText(resp) {
+  let detail = "";
+  try {
+    const body = await resp.json();
+    detail = body.message || body.error || body.detail || "";
+  } catch (e) {
+    // not JSON
+  }
+  return `The server refused (${resp.status})${detail ? `: ${detail}` : "."}`;
+}
+
+async function createTable(body, submit) {
+  showError("");
+  submit.disabled = true;
+  try {
+    const resp = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    if (!resp.ok) {
+      showError(await errorText(resp));
+      return null;
+    }
+    const t = await resp.json();
+    rememberSeat(t.table, t.url, t.seat);
+    return t;
+  } catch (e) {
+    showError("The server cannot be reached. Is `piquet serve` running?");
+    return null;
+  } finally {
+    submit.disabled = false;
+  }
+}
+
+function nameOf(input) {
+  const name = input.value.trim();
+  if (name) store("piquet.name", name);
+  return name || undefined; // the server names a seat with no name given
+}
+
+async function copyInvite() {
+  const input = $("invite-link");
+  const status = $("copy-status");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    status.textContent = "Copied: send it to your adversary.";
+  } catch (e) {
+    input.focus();
+    input.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch (e2) {
+      ok = false;
+    }
+    status.textContent = ok ? "Copied: send it to your adversary." : "Select the link and copy it (Ctrl+C).";
+  }
+}
+
+// ------------------------------------------------------------------ the games list
+
+function when(updated) {
+  if (updated === null || updated === undefined || updated === "") return "";
+  let d;
+  if (typeof updated === "number") d = new Date(updated < 1e12 ? updated * 1000 : updated);
+  else d = new Date(updated);
+  if (Number.isNaN(d.getTime())) return String(updated);
+  return d.toLocaleString();
+}
+
+function gameRow(g, seats) {
+  const id = g.table;
+  const players = g.players || {};
+  const scores = g.scores || {};
+  const mine = seats[id];
+  const score = `${scores.A ?? 0} \u2013 ${scores.B ?? 0}`;
+  const status = g.status === "waiting" ? "waiting for the invited player" : g.status;
+  const links = [];
+  if (mine && mine.url && g.status !== "finished") {
+    links.push(h("a", { href: mine.url, class: "button primary", testid: `resume-${id}` }, "Your seat"));
+  }
+  if (g.status === "finished") {
+    links.push(h("a", { href: `/api/tables/${encodeURIComponent(id)}/record`, download: `piquet-${id}.json`,
+      class: "button", testid: `record-link-${id}` }, "Record"));
+    if (mine && mine.url) {
+      links.push(h("a", { href: mine.url, class: "button", testid: `resume-${id}` }, "Your seat"));
+    }
+  }
+  return h("li", { class: "game", testid: `game-row-${id}`, "data-status": g.status || "" },
+    h("span", { class: "players" }, `${players.A || "A"} \u2013 ${players.B || "B"}`),
+    h("span", { class: "score" }, score),
+    h("span", { class: "meta" }, [g.rules === "four-deal" ? "four deals" : "rubicon", status, when(g.updated)]
+      .filter(Boolean).join(" \u00b7 ")),
+    h("span", { class: "links" }, links));
+}
+
+async function loadGames() {
+  const playing = $("games-playing");
+  const finished = $("games-finished");
+  let games;
+  try {
+    const resp = await fetch("/api/tables", { headers: { Accept: "application/json" } });
+    if (!resp.ok) throw new Error(await errorText(resp));
+    games = await resp.json();
+    if (!Array.isArray(games)) games = games.tables || [];
+  } catch (e) {
+    playing.replaceChildren(h("p", { class: "muted" }, "The games list cannot be loaded."));
+    finished.replaceChildren();
+    return;
+  }
+  const seats = mySeats();
+  const byTime = (a, b) => String(b.updated ?? "").localeCompare(String(a.updated ?? ""), undefined, { numeric: true });
+  const live = games.filter((g) => g.status !== "finished").sort(byTime);
+  const done = games.filter((g) => g.status === "finished").sort(byTime);
+  playing.replaceChildren(live.length ? h("ul", { class: "games-list", testid: "games-list" },
+    live.map((g) => gameRow(g, seats))) : h("p", { class: "muted" }, "None."));
+  finished.replaceChildren(done.length ? h("ul", { class: "games-list", testid: "finished-list" },
+    done.map((g) => gameRow(g, seats))) : h("p", { class: "muted" }, "None yet."));
+}
+
+// ------------------------------------------------------------------ start
+
+function init() {
+  const saved = storage("piquet.name", "");
+  $("name").value = saved;
+  $("name2").value = saved;
+
+  $("computer-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const submit = ev.submitter || $("computer-form").querySelector("button[type=submit]");
+    const t = await createTable({
+      opponent: "computer", level: $("level").value, rules: $("rules").value, name: nameOf($("name")),
+    }, submit);
+    if (t) location.assign(t.url);
+  });
+
+  $("person-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const submit = ev.submitter || $("person-form").querySelector("button[type=submit]");
+    const t = await createTable({ opponent: "person", rules: $("rules2").value, name: nameOf($("name2")) }, submit);
+    if (!t) return;
+    $("invite-link").value = new URL(t.invite, location.href).href;
+    $("own-seat-link").href = t.url;
+    $("copy-status").textContent = "";
+    $("invite").hidden = false;
+    $("invite-link").focus();
+    $("invite-link").select();
+    loadGames();
+  });
+
+  $("copy-invite").addEventListener("click", copyInvite);
+  $("refresh-games").addEventListener("click", loadGames);
+  loadGames();
+}
+
+init();

@@ -1,0 +1,243 @@
+"""A table: two seats, each a person or the computer, and the partie they play.
+
+A ``Table`` holds no socket and no database: it checks and applies a seat's action (its turn,
+the version it answers, the laws), deals the next deal when one ends, chooses the computer's
+actions from the computer's observation only, writes its record and is rebuilt from it.  The
+app (``piquet.web.app``) stores and broadcasts; the tests drive tables directly too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, Play
+from ..cards import Card, Mask
+from ..deal import IllegalAction
+from ..game import cut_rng, deal_rng
+from ..levels import make_player
+from ..observation import Observation
+from ..partie import Partie, cut_for_deal
+from ..players import Player
+from ..record import PartieRecord, record_of, replay
+from ..rules import Rules
+from .protocol import ChooseDeal, WireAction, view
+
+
+class TableError(Exception):
+    """An action refused: ``code`` is one of the protocol's error codes; nothing was changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Seat:
+    """Who sits at a seat: ``kind`` is ``"human"`` or ``"computer"`` (with its ``level``)."""
+
+    kind: str
+    name: str
+    level: str | None = None
+    token_hash: str | None = None
+    joined: bool = False
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind == "computer"
+
+    def token_matches(self, token: str) -> bool:
+        return self.token_hash is not None and hmac.compare_digest(self.token_hash, hash_token(token))
+
+
+def _cards_named(action: Action) -> Mask:
+    """Every card an action names."""
+    if isinstance(action, Discard | DeclarePoint):
+        return action.cards
+    if isinstance(action, Play):
+        return 1 << action.card
+    if isinstance(action, DeclareSequences):
+        return sum_masks(action.runs)
+    if isinstance(action, DeclareSets):
+        return sum_masks(action.sets)
+    return 0
+
+
+def sum_masks(masks: tuple[Mask, ...]) -> Mask:
+    m = 0
+    for x in masks:
+        m |= x
+    return m
+
+
+def actions_played(partie: Partie) -> int:
+    """The version of a partie: how many actions have been applied in it."""
+    return sum(len(d.history) for d in partie.deals)
+
+
+@dataclass
+class Table:
+    """A partie at a table, its seats and its version; see the module docstring."""
+
+    id: str
+    seats: dict[str, Seat]
+    seed: int
+    partie: Partie
+    opponent: str = "computer"
+    version: int = 0
+    _players: dict[str, Player] = field(default_factory=dict, repr=False)
+    _cut: tuple[Card, Card, str] | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------ making
+
+    @classmethod
+    def new(cls, table_id: str, seats: dict[str, Seat], seed: int, rules: Rules, opponent: str = "computer") -> Table:
+        """The cut (Law 4; the winner deals, as ``PartieRunner.begin``), and the first deal, by twos."""
+        _, _, winner = cut_for_deal(cut_rng(seed))
+        partie = Partie(rules, first_dealer=winner, deal_by=2)
+        partie.deal_shuffled(deal_rng(seed, 0))
+        return cls(table_id, seats, seed, partie, opponent, 0)
+
+    @classmethod
+    def from_record(cls, table_id: str, seats: dict[str, Seat], record_json: str, opponent: str) -> Table:
+        """Rebuild a table by replaying its record through the engine."""
+        record = PartieRecord.from_json(record_json)
+        if record.seed is None:
+            raise ValueError("a table's record carries its seed")
+        partie = replay(record)
+        table = cls(table_id, seats, record.seed, partie, opponent, actions_played(partie))
+        table._deal_if_needed()
+        return table
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def cut(self) -> tuple[Card, Card, str]:
+        """The cards cut by A and B, and who won the cut (Law 4): from the seed, as ``PartieRunner.begin``."""
+        if self._cut is None:
+            self._cut = cut_for_deal(cut_rng(self.seed))
+        return self._cut
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s: seat.name for s, seat in self.seats.items()}
+
+    @property
+    def levels(self) -> dict[str, str]:
+        return {s: seat.level for s, seat in self.seats.items() if seat.is_computer and seat.level}
+
+    @property
+    def finished(self) -> bool:
+        return self.partie.is_finished
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "finished"
+        if any(not seat.is_computer and not seat.joined for seat in self.seats.values()):
+            return "waiting"
+        return "playing"
+
+    def to_move(self) -> str | None:
+        """The seat to act, or None when the partie is finished."""
+        deal = self.partie.current
+        if deal is None or deal.to_move is None:
+            return None
+        return self.partie.seat(len(self.partie.deals) - 1, deal.to_move)
+
+    def computer_to_move(self) -> str | None:
+        seat = self.to_move()
+        return seat if seat is not None and self.seats[seat].is_computer else None
+
+    def seat_of_token(self, token: str) -> str | None:
+        for s, seat in self.seats.items():
+            if not seat.is_computer and seat.token_matches(token):
+                return s
+        return None
+
+    def view(self, seat: str) -> dict[str, Any]:
+        return view(self.partie, seat, players=self.names, status=self.status, cut=self.cut,
+                    opponent=self.opponent, levels=self.levels)
+
+    def record(self) -> PartieRecord:
+        return record_of(self.partie, self.names, self.seed)
+
+    def record_json(self) -> str:
+        return self.record().to_json()
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return dict(self.partie.scores)
+
+    # ------------------------------------------------------------ acting
+
+    def check(self, seat: str, version: int | None, action: WireAction) -> Action:
+        """Raise ``TableError`` unless ``seat`` may take ``action`` now; the table is not changed."""
+        if version is not None and version != self.version:
+            raise TableError("stale", f"the table has moved on (version {self.version}, not {version}): "
+                                      "look again and choose")
+        if self.finished:
+            raise TableError("illegal", "the partie is over")
+        if self.to_move() != seat:
+            raise TableError("turn", "it is not your turn")
+        if isinstance(action, ChooseDeal):
+            raise TableError("illegal", "the winner of the cut has dealt: there is no choice of deal to make now "
+                                        "(Law 4)")
+        deal = self.partie.current
+        assert deal is not None
+        role = self.partie.role(len(self.partie.deals) - 1, seat)
+        named = _cards_named(action)
+        if named & ~deal.hands[role]:
+            # Said without naming the cards, and the same wherever they are: the engine's own reason
+            # would tell whether the adversary holds a card (Law 59 II-III), which the laws hide.
+            raise TableError("illegal", "you do not hold every card you named: you discard, call and play "
+                                        "only the cards in your hand (Laws 21, 54, 57)")
+        try:
+            deal.verify(action)
+        except IllegalAction as e:
+            raise TableError("illegal", str(e)) from None
+        return action
+
+    def apply(self, seat: str, action: WireAction, version: int | None = None) -> None:
+        """Check and apply ``seat``'s action; deal the next deal if this one is over."""
+        checked = self.check(seat, version, action)
+        deal = self.partie.current
+        assert deal is not None
+        try:
+            deal.apply(checked)
+        except IllegalAction as e:  # verify() passed, so this does not happen; nothing was changed
+            raise TableError("illegal", str(e)) from None
+        self.version += 1
+        self._deal_if_needed()
+
+    def _deal_if_needed(self) -> None:
+        partie = self.partie
+        if partie.current is None and not partie.is_finished:
+            partie.deal_shuffled(deal_rng(self.seed, len(partie.deals)))
+
+    # ------------------------------------------------------------ the computer
+
+    def player(self, seat: str) -> Player:
+        """The computer player of ``seat``, made once per table in memory."""
+        if seat not in self._players:
+            level = self.seats[seat].level or "random"
+            self._players[seat] = make_player(level, self.seed * 2 + (0 if seat == "A" else 1))
+        return self._players[seat]
+
+    def observation(self, seat: str) -> Observation:
+        return self.partie.observation(seat)
+
+
+__all__ = ["Seat", "Table", "TableError", "actions_played", "hash_token", "new_token"]

@@ -1,0 +1,881 @@
+"""The web table's server (issue 5): the protocol, the tables, the store and the websocket.
+
+Parties are played through the websocket against the computer and between two persons; bad
+messages are refused with the stored record unchanged; a restart mid-partie loses nothing;
+and no message a seat receives names a card the laws hide from it, checked on every message
+of a thousand random parties (through ``view()``) and of twenty played over the websocket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message=".*httpx2")  # Starlette now prefers httpx2 to httpx
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+from piquet.actions import PLAYS, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
+from piquet.cards import card_name, card_words, cards_of, mask_of, parse_card
+from piquet.cli import build_parser
+from piquet.deal import Deal
+from piquet.events import CARTE_BLANCHE_SHOWN, ELDER, LOOK, PLAY, SHOW
+from piquet.game import cut_rng
+from piquet.partie import Partie, cut_for_deal
+from piquet.record import PartieRecord, replay
+from piquet.rules import FOUR_DEAL, RUBICON
+from piquet.web import app as web_app
+from piquet.web.app import create_app
+from piquet.web.protocol import (
+    ChooseDeal,
+    ProtocolError,
+    decode_action,
+    decode_message,
+    encode_action,
+    error_message,
+    state_message,
+    view,
+)
+from piquet.web.serve import add_serve_arguments, run_serve
+from piquet.web.store import Store, database_url
+from piquet.web.table import Seat, Table, TableError
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
+
+Message = dict[str, Any]
+
+
+# ---------------------------------------------------------------- what a seat may see, computed from the deal
+
+
+def public_cards(deal: Deal) -> int:
+    """The cards shown, played or announced in the public events."""
+    m = 0
+    for e in deal.events:
+        if e.kind in (SHOW, PLAY, CARTE_BLANCHE_SHOWN, LOOK):
+            m |= e.cards
+    return m
+
+
+def allowed_in_deal(deal: Deal, public: int) -> tuple[set[str], set[str]]:
+    """The cards the elder and the younger hand may see, from the deal itself (not from ``observe``):
+    each his own cards as dealt, his discard and what he took in, the cards left that he looked at
+    (Laws 33, 36), and the cards shown, played or announced in the public events."""
+    out = []
+    for role in (0, 1):
+        m = public | deal.dealt[role] | deal.discards[role] | mask_of(deal.taken(role))
+        if role == ELDER and deal.elder_looked:
+            m |= mask_of(deal.left_by_elder())
+        if deal.younger_looked:
+            m |= mask_of(deal.left_by_younger())
+        out.append({card_name(c) for c in cards_of(m)})
+    return out[0], out[1]
+
+
+_CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[789TJQKA])[SHCD](?![0-9A-Za-z])")
+_SYMBOL = re.compile(r"(10|[789JQKA])([♠♥♣♦])")
+_WORDS = re.compile(r"\b(seven|eight|nine|ten|knave|queen|king|ace) of (spades|hearts|clubs|diamonds)\b", re.I)
+_RANK_OF_WORD = {"seven": "7", "eight": "8", "nine": "9", "ten": "10", "knave": "J", "queen": "Q", "king": "K",
+                 "ace": "A"}
+
+
+_ALL_NAMES = frozenset(card_name(c) for c in range(32))
+
+
+def _named_in(text: str) -> set[str]:
+    names = {"10" + n[1] if n[0] == "T" else n for n in _CARD.findall(text)}
+    if any(symbol in text for symbol in "♠♥♣♦"):
+        names.update(rank + "SHCD"["♠♥♣♦".index(suit)] for rank, suit in _SYMBOL.findall(text))
+    if " of " in text.lower():
+        names.update(_RANK_OF_WORD[r.lower()] + s[0].upper() for r, s in _WORDS.findall(text))
+    return names
+
+
+_NO_CARD: set[str] = set()  # strings read already and found to name no card
+
+
+def cards_named(obj: object) -> set[str]:
+    """Every card named anywhere in a JSON value, keys too: as ``QS``/``10H``/``TH``, with a suit symbol, or
+    in words ("the ace of spades")."""
+    text = json.dumps(obj)
+    if '\\"' in text:  # a string holds a quote: read the whole text
+        return _named_in(json.dumps(obj, ensure_ascii=False))
+    strings = set(text.split('"')[1::2])  # every string of the JSON, key or value, once
+    names = strings & _ALL_NAMES
+    for x in strings - names - _NO_CARD:  # the other strings, read as text
+        found = _named_in(json.loads(f'"{x}"') if "\\" in x else x)
+        if found:
+            names |= found
+        elif len(_NO_CARD) < 100_000:
+            _NO_CARD.add(x)
+    return set(names)
+
+
+_CARD_LISTS = ("dealt", "hand", "discard", "taken", "seen_left")
+_SEPARATE = {*_CARD_LISTS, "lead", "events", "last_deal", "cut"}
+
+
+class HiddenChecker:
+    """Checks messages: the current deal's cards against what the seat may see in it, ``last_deal``
+    against the deal before, ``cut`` against the cut for deal (public)."""
+
+    def __init__(self, seed: int) -> None:
+        a, b, winner = cut_for_deal(cut_rng(seed))
+        self.cut = {"A": card_name(a), "B": card_name(b), "winner": winner}
+        self.checked: set[tuple[int, str]] = set()  # shared objects checked already, by id and seat
+        self.kept: list[object] = []  # those objects, kept so that their ids stay theirs
+        self.messages = 0
+
+    def check(self, seat: str, msg: Message, current: set[str], previous: set[str]) -> None:
+        self.messages += 1
+        if msg.get("type") != "state":
+            leaked = cards_named(msg) - current
+            assert not leaked, f"seat {seat} was sent {sorted(leaked)} in {msg}"
+            return
+        v = msg["view"]
+        assert msg.keys() == {"type", "version", "seat", "view"} and msg["seat"] == seat
+        # The lists of cards, as sets; everything else of the view read string by string.
+        own: set[str] = set()
+        for k in _CARD_LISTS:
+            assert type(v[k]) is list, (k, v[k])
+            own.update(v[k])
+        if v["lead"] is not None:
+            own.add(v["lead"])
+        rest = {k: x for k, x in v.items() if k not in _SEPARATE}
+        leaked = (own | cards_named(rest)) - current
+        assert not leaked, f"seat {seat} was sent {sorted(leaked)} (hidden) at version {msg['version']}"
+        # The events' JSON objects are made once and shared by later views: each is checked once
+        # per seat (what a seat may see only grows during a deal).
+        for e in v["events"]:
+            if (id(e), seat) not in self.checked:
+                check_event(seat, e, current)
+                self.checked.add((id(e), seat))
+                self.kept.append(e)
+        assert v["cut"] == self.cut
+        ld = v["last_deal"]
+        if ld is not None:
+            # A finished deal's summary is one shared object: check it once per seat.
+            if (id(ld), seat) not in self.checked:
+                leaked = cards_named(ld) - previous
+                assert not leaked, f"seat {seat} was sent {sorted(leaked)} of the last deal"
+                self.checked.add((id(ld), seat))
+                self.kept.append(ld)
+        elif previous:
+            raise AssertionError("no last_deal after the first deal")
+
+
+_EVENT_KEYS = {"kind", "role", "cards", "value", "detail"}
+
+
+def check_event(seat: str, e: dict[str, Any], current: set[str]) -> None:
+    """An event's JSON: its cards, and nothing else that could name one."""
+    assert e.keys() == _EVENT_KEYS and e["role"] in ("elder", "younger"), e
+    assert e["kind"].isidentifier() and e["kind"].islower(), e
+    assert type(e["value"]) is int and type(e["detail"]) is int, e
+    assert all(type(c) is str for c in e["cards"]), e
+    leaked = set(e["cards"]) - current
+    assert not leaked, f"seat {seat} was sent {sorted(leaked)} (hidden) in {e}"
+
+
+_FINISHED_DEALS: dict[int, tuple[Deal, tuple[set[str], set[str]]]] = {}
+
+
+def allowed_now(partie: Partie) -> dict[str, tuple[set[str], set[str]]]:
+    """What each seat may see of the current deal and of the one before."""
+    i = len(partie.deals) - 1
+    deal = partie.deals[i]
+    cur = allowed_in_deal(deal, public_cards(deal))
+    prev: tuple[set[str], set[str]] = (set(), set())
+    if i >= 1:
+        last = partie.deals[i - 1]
+        hit = _FINISHED_DEALS.get(id(last))
+        if hit is None or hit[0] is not last:  # a finished deal does not change: worked out once
+            if len(_FINISHED_DEALS) > 64:
+                _FINISHED_DEALS.clear()
+            hit = _FINISHED_DEALS[id(last)] = (last, allowed_in_deal(last, public_cards(last)))
+        prev = hit[1]
+    return {seat: (cur[partie.role(i, seat)], prev[partie.role(i - 1, seat)] if i >= 1 else set())
+            for seat in "AB"}
+
+
+def allowed_by_version(record_json: str) -> list[dict[str, tuple[set[str], set[str]]]]:
+    """For each version of a partie (from its record), what each seat may see then."""
+    final = replay(PartieRecord.from_json(record_json))
+    p = Partie(final.rules, final.first_dealer, final.deal_by)
+
+    def fresh(d: Deal) -> Deal:
+        return Deal(d.dealt[0], d.dealt[1], d.stock)
+
+    out: list[dict[str, tuple[set[str], set[str]]]] = []
+
+    def snapshot() -> None:
+        out.append(allowed_now(p))
+
+    p.add_deal(fresh(final.deals[0]))
+    snapshot()
+    for i, d in enumerate(final.deals):
+        for action in d.history:
+            p.deals[i].apply(action)
+            if p.deals[i].is_over and i + 1 < len(final.deals):
+                p.add_deal(fresh(final.deals[i + 1]))
+            snapshot()
+    return out
+
+
+# ---------------------------------------------------------------- a random client
+
+
+def random_action(v: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal action chosen at random from the VIEW's options, as a browser would send it."""
+    opts = v["options"]
+    first = opts[0]
+    if first["kind"] == "discard":
+        return {"kind": "discard", "cards": rng.sample(v["hand"], rng.randint(first["min"], first["max"]))}
+    if first["kind"] == "look":
+        return {"kind": "look", "look": rng.random() < 0.5}
+    if first["kind"] == "play":
+        return {"kind": "play", "card": rng.choice(first["cards"])}
+    choice: dict[str, Any] = rng.choice(opts)
+    return choice
+
+
+def make_table(seed: int, rules: Any = RUBICON) -> Table:
+    seats = {"A": Seat("computer", "Ann", "random"), "B": Seat("computer", "Bob", "random")}
+    return Table.new(f"t{seed}", seats, seed, rules)
+
+
+# ---------------------------------------------------------------- ACTION
+
+
+def test_actions_round_trip_through_json() -> None:
+    rng = random.Random(3)
+    for seed in range(40):
+        table = make_table(seed)
+        while not table.finished:
+            seat = table.to_move()
+            assert seat is not None
+            action = table.observation(seat).sample(rng)
+            wire = json.loads(json.dumps(encode_action(action)))
+            assert decode_action(wire) == action
+            table.apply(seat, action, table.version)
+    assert decode_action({"kind": "deal", "deal": True}) == ChooseDeal(True)
+    assert decode_action({"kind": "point", "cards": ["ah", "Kh", "TH"]}) == DeclarePoint(mask_of(
+        [card_index("AH"), card_index("KH"), card_index("10H")]))
+    assert encode_action(DeclareSequences(())) == {"kind": "sequences", "runs": []}
+    assert encode_action(DeclareSets(())) == {"kind": "sets", "sets": []}
+    assert encode_action(LookAtLeft(False)) == {"kind": "look", "look": False}
+
+
+MALFORMED_ACTIONS: list[object] = [
+    None, [], "play QS", {"card": "QS"}, {"kind": "fold"}, {"kind": "play"}, {"kind": "play", "card": "QX"},
+    {"kind": "play", "card": "6S"}, {"kind": "play", "card": ["QS"]}, {"kind": "play", "card": 5},
+    {"kind": "discard", "cards": "KS 8C"}, {"kind": "discard", "cards": ["KS", "KS"]},
+    {"kind": "discard", "cards": [None]}, {"kind": "look", "look": 1}, {"kind": "look"},
+    {"kind": "point", "cards": None}, {"kind": "sequences", "runs": ["AH", "KH", "QH"]},
+    {"kind": "sequences", "runs": [[]]}, {"kind": "sets", "sets": [["AS", "AH"], "AC"]},
+    {"kind": "deal", "deal": "yes"},
+]
+
+
+@pytest.mark.parametrize("bad", MALFORMED_ACTIONS, ids=[json.dumps(x) for x in MALFORMED_ACTIONS])
+def test_malformed_actions_are_refused(bad: object) -> None:
+    with pytest.raises(ProtocolError):
+        decode_action(bad)
+    with pytest.raises(ProtocolError):
+        decode_message({"type": "action", "version": 0, "action": bad})
+
+
+@pytest.mark.parametrize("bad", [[], "x", {"type": "shout"}, {"type": "action", "action": {"kind": "look",
+                                 "look": True}}, {"type": "action", "version": "3", "action": {}},
+                                 {"type": "action", "version": True, "action": {}},
+                                 {"type": "action", "version": -1, "action": {}}, {"type": "action", "version": 0}])
+def test_malformed_messages_are_refused(bad: object) -> None:
+    with pytest.raises(ProtocolError):
+        decode_message(bad)
+
+
+def test_play_action_decodes_to_the_shared_value() -> None:
+    assert decode_action({"kind": "play", "card": "qs"}) is PLAYS[card_index("QS")]
+    assert decode_action({"kind": "discard", "cards": ["KS", "8C"]}) == Discard(mask_of(
+        [card_index("KS"), card_index("8C")]))
+
+
+def card_index(name: str) -> int:
+    return parse_card(name)
+
+
+# ---------------------------------------------------------------- VIEW and hidden information
+
+
+def test_hidden_information_in_every_view_of_a_thousand_parties() -> None:
+    """view() for both seats at the start and after every action of 1000 random parties (half of them
+    four-deal parties), checked card by card against what each seat may see; each action is chosen
+    from the VIEW's options and goes through the ACTION JSON; a few refused probes (cards not held,
+    out of turn) are checked too."""
+    start = time.process_time()
+    rng = random.Random(2024)
+    messages = 0
+    for n in range(1000):
+        seed = 10_000 + n
+        table = make_table(seed, FOUR_DEAL if n % 2 else RUBICON)
+        checker = HiddenChecker(seed)
+        views: dict[str, dict[str, Any]] = {}
+        while True:
+            allowed = allowed_now(table.partie)
+            for s in "AB":
+                cur, prev = allowed[s]
+                views[s] = table.view(s)
+                checker.check(s, state_message(table.version, s, views[s]), cur, prev)
+            if table.finished:
+                break
+            seat = table.to_move()
+            assert seat is not None and views[seat]["my_turn"]
+            if rng.random() < 0.02:
+                probe(table, seat, rng, checker)
+            # The seat's choice, made as a browser makes it: from its VIEW's options, sent as JSON.
+            action = decode_action(json.loads(json.dumps(random_action(views[seat], rng))))
+            table.apply(seat, action, table.version)
+        messages += checker.messages
+        if n % 100 == 0:  # the record rebuilds the same table
+            again = Table.from_record(table.id, table.seats, table.record_json(), "computer")
+            assert again.version == table.version and again.scores == table.scores and again.finished
+    elapsed = time.process_time() - start
+    print(f"\n1000 parties, {messages} messages checked in {elapsed:.1f} s of CPU")
+    assert messages > 300_000
+
+
+def probe(table: Table, seat: str, rng: random.Random, checker: HiddenChecker) -> None:
+    """A refused action: its error names no hidden card and changes nothing."""
+    deal = table.partie.current
+    assert deal is not None
+
+    def state() -> object:
+        return (table.version, len(table.partie.deals), tuple(deal.history), tuple(deal.events), tuple(deal.hands),
+                tuple(deal.discards), deal.phase)
+
+    before = state()
+    other = "B" if seat == "A" else "A"
+    role = table.partie.role(len(table.partie.deals) - 1, seat)
+    not_held = [c for c in range(32) if not deal.hands[role] >> c & 1]
+    candidates = [
+        (other, PLAYS[rng.randrange(32)]),
+        (seat, PLAYS[rng.choice(not_held)]),
+        (seat, Discard(mask_of(rng.sample(not_held, 2)))),
+        (seat, DeclarePoint(mask_of(rng.sample(not_held, 1)))),
+    ]
+    who, action = rng.choice(candidates)
+    with pytest.raises(TableError) as err:
+        table.apply(who, action, table.version)
+    cur, prev = allowed_now(table.partie)[who]
+    checker.check(who, error_message(err.value.code, err.value.message), cur, prev)
+    assert state() == before
+
+
+def test_the_checker_sees_a_leak() -> None:
+    table = make_table(5)
+    v = table.view("A")
+    cur, prev = allowed_now(table.partie)["A"]
+    deal = table.partie.current
+    assert deal is not None
+    hidden = card_name(cards_of(deal.hands[1 - table.partie.role(0, "A")])[0])
+    checker = HiddenChecker(5)
+    checker.check("A", state_message(0, "A", v), cur, prev)
+    for leak in ({"hand": v["hand"] + [hidden]}, {"note": f"he holds {hidden}"},
+                 {"note": hidden.replace("S", "♠").replace("H", "♥").replace("C", "♣").replace("D", "♦")},
+                 {"events": [*v["events"], {"kind": "show", "role": "younger", "cards": [hidden], "value": 0,
+                                            "detail": 0}]},
+                 {"options": [{"kind": "play", "cards": [hidden]}]},
+                 {"settlement": {"words": f"He kept the {card_words(parse_card(hidden))}."}}):
+        with pytest.raises(AssertionError):
+            checker.check("A", state_message(0, "A", {**v, **leak}), cur, prev)
+
+
+def test_the_view_is_the_observation_and_more() -> None:
+    """view() works out the observation and the partie's scores once: it must give what the core gives."""
+    rng = random.Random(8)
+    for seed in range(30):
+        table = make_table(seed, FOUR_DEAL if seed % 3 == 0 else RUBICON)
+        while True:
+            for seat in "AB":
+                v = view(table.partie, seat, players=table.names)
+                core = table.partie.observation(seat).to_json()
+                assert {k: v[k] for k in core} == core
+                assert (v["status"] == "finished") == table.partie.is_finished
+                assert v["totals"]["partie"] == table.partie.scores
+                if table.partie.is_finished:
+                    s = table.partie.settlement()
+                    assert (v["settlement"]["winner"], v["settlement"]["points"]) == (s.winner, s.points_won)
+            if table.finished:
+                break
+            s = table.to_move()
+            assert s is not None
+            table.apply(s, table.observation(s).sample(rng))
+
+
+def test_view_shape() -> None:
+    table = make_table(11)
+    seat = table.to_move()
+    assert seat is not None
+    v = table.view(seat)
+    for key in ("role", "phase", "to_move", "dealt", "hand", "discard", "taken", "seen_left", "stock_left",
+                "max_discard", "lead", "trick", "tricks_won", "scores", "events", "partie", "seat", "players",
+                "status", "my_turn", "options", "deal_history", "settlement", "last_trick", "last_deal"):
+        assert key in v, key
+    assert v["my_turn"] and v["options"] == [{"kind": "discard", "min": 1, "max": 5}]
+    assert v["phase"] == "elder_discard" and len(v["hand"]) == 12
+    other = table.view("B" if seat == "A" else "A")
+    assert not other["my_turn"] and other["options"] == []
+    assert v["players"] == {"A": "Ann", "B": "Bob"} and v["status"] == "playing"
+    assert v["partie"]["dealer"] == table.cut[2]  # the winner of the cut deals
+    # A declaration's options are ACTIONs, the strongest first, nothing last.
+    rng = random.Random(1)
+    while table.partie.current is not None and table.partie.current.phase.name != "ELDER_POINT":
+        s = table.to_move()
+        assert s is not None
+        table.apply(s, table.observation(s).sample(rng))
+    s = table.to_move()
+    assert s is not None
+    opts = table.view(s)["options"]
+    assert opts[-1] == {"kind": "point", "cards": []}
+    assert all(decode_action(o) in list(table.observation(s).legal_actions()) for o in opts)
+
+
+def test_a_finished_partie_view() -> None:
+    table = make_table(12)
+    rng = random.Random(0)
+    while not table.finished:
+        s = table.to_move()
+        assert s is not None
+        table.apply(s, table.observation(s).sample(rng))
+    v = view(table.partie, "A", players=table.names)
+    assert v["status"] == "finished" and v["phase"] == "done" and v["options"] == []
+    assert v["settlement"]["scores"] == table.scores and "partie" in v["settlement"]["words"]
+    assert len(v["deal_history"]) == len(table.partie.deals)
+    assert v["deal_history"][-1]["partie"] == table.scores
+    assert v["last_trick"]["number"] == 12 and v["last_deal"]["deal_number"] == len(table.partie.deals) - 1
+    with pytest.raises(TableError) as err:
+        table.apply("A", PLAYS[0], table.version)
+    assert err.value.code == "illegal"
+
+
+# ---------------------------------------------------------------- the app
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "piquet.db")
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db)) as c:
+        yield c
+
+
+def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def stored(db: str, table_id: str) -> tuple[int, str]:
+    store = Store(database_url(db))
+    try:
+        row = store.load(table_id)
+        assert row is not None
+        return row.version, row.record
+    finally:
+        store.close()
+
+
+def ws_path(t: dict[str, Any], key: str = "url") -> str:
+    """The websocket path of a table's link (``/t/<id>?token=T`` -> ``/ws/<id>?token=T``)."""
+    return "/ws/" + t[key].split("/t/", 1)[1]
+
+
+def receive(ws: Any) -> Message:
+    msg: Message = ws.receive_json()
+    return msg
+
+
+def until_my_turn(ws: Any, log: list[Message]) -> Message:
+    """Read messages until a state where this seat is to move or the partie is over."""
+    while True:
+        msg = receive(ws)
+        log.append(msg)
+        if msg["type"] == "state" and (msg["view"]["my_turn"] or msg["view"]["status"] == "finished"):
+            return msg
+
+
+def check_log(seat: str, log: list[Message], seed: int, record_json: str) -> int:
+    allowed = allowed_by_version(record_json)
+    checker = HiddenChecker(seed)
+    version = 0
+    for msg in log:
+        if msg["type"] == "state":
+            version = msg["version"]
+        cur, prev = allowed[version][seat]
+        checker.check(seat, msg, cur, prev)
+    return checker.messages
+
+
+def play_against_computer(client: TestClient, db: str, seed: int, level: str = "random",
+                          rules: str = "rubicon") -> tuple[dict[str, Any], list[Message]]:
+    t = new_table(client, opponent="computer", level=level, rules=rules, name="Ann", seed=seed)
+    rng = random.Random(seed)
+    log: list[Message] = []
+    with client.websocket_connect(ws_path(t)) as ws:
+        msg = until_my_turn(ws, log)
+        while msg["view"]["status"] != "finished":
+            ws.send_json({"type": "action", "version": msg["version"], "action": random_action(msg["view"], rng)})
+            msg = until_my_turn(ws, log)
+    return t, log
+
+
+def test_a_partie_against_the_computer(client: TestClient, db: str) -> None:
+    t, log = play_against_computer(client, db, seed=7, level="simple")
+    final = log[-1]
+    assert final["view"]["settlement"] is not None and final["view"]["status"] == "finished"
+    thinking = [i for i, m in enumerate(log) if m["type"] == "thinking"]
+    assert thinking
+    for i in thinking:  # the computer's "thinking", then the state after his action
+        assert log[i]["seat"] == "B" and log[i + 1]["type"] == "state"
+        assert log[i + 1]["version"] == log[i - 1]["version"] + 1
+    versions = [m["version"] for m in log if m["type"] == "state"]
+    assert versions == sorted(versions)
+    version, record = stored(db, t["table"])
+    assert version == final["version"]
+    partie = replay(PartieRecord.from_json(record))
+    assert partie.is_finished and partie.scores == final["view"]["totals"]["partie"]
+    assert check_log("A", log, 7, record) == len(log)
+    # No socket open: the table is dropped from memory (it is rebuilt from its record when one opens).
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 5
+    while (t["table"] in hub.tables or hub.conns.get(t["table"])) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert t["table"] not in hub.tables and not hub.conns.get(t["table"])
+    # The record, downloadable now; the games list.
+    r = client.get(f"/api/tables/{t['table']}/record")
+    assert r.status_code == 200 and r.text == record
+    assert "attachment" in r.headers["content-disposition"]
+    games = client.get("/api/tables").json()
+    assert [g["status"] for g in games if g["table"] == t["table"]] == ["finished"]
+
+
+def test_twenty_parties_over_the_websocket(client: TestClient, db: str) -> None:
+    """Fourteen against the computer, six between two persons: every message checked for hidden cards."""
+    checked = 0
+    for seed in range(100, 114):
+        t, log = play_against_computer(client, db, seed, level="random" if seed % 2 else "simple",
+                                       rules="four-deal" if seed % 3 == 0 else "rubicon")
+        checked += check_log("A", log, seed, stored(db, t["table"])[1])
+    for seed in range(200, 206):
+        checked += play_two_persons(client, db, seed)
+    assert checked > 3000
+
+
+def play_two_persons(client: TestClient, db: str, seed: int) -> int:
+    t = new_table(client, opponent="person", rules="rubicon", name="Ann", seed=seed)
+    rng = random.Random(seed)
+    logs: dict[str, list[Message]] = {"A": [], "B": []}
+    with client.websocket_connect(ws_path(t)) as wa:
+        first = receive(wa)
+        logs["A"].append(first)
+        assert first["view"]["status"] == "waiting"
+        with client.websocket_connect(ws_path(t, "invite") + "&name=Bob") as wb:
+            socks = {"A": wa, "B": wb}
+            last = {"A": receive(wa), "B": receive(wb)}  # Bob's arrival is told to both
+            for s in "AB":
+                logs[s].append(last[s])
+            assert last["A"]["view"]["players"] == {"A": "Ann", "B": "Bob"}
+            assert last["B"]["view"]["status"] == "playing"
+            while last["A"]["view"]["status"] != "finished":
+                seat = "A" if last["A"]["view"]["my_turn"] else "B"
+                assert last[seat]["view"]["my_turn"]
+                socks[seat].send_json({"type": "action", "version": last[seat]["version"],
+                                       "action": random_action(last[seat]["view"], rng)})
+                for s in "AB":
+                    last[s] = receive(socks[s])
+                    logs[s].append(last[s])
+                    assert last[s]["type"] == "state"
+                assert last["A"]["version"] == last["B"]["version"]
+    record = stored(db, t["table"])[1]
+    assert replay(PartieRecord.from_json(record)).is_finished
+    return check_log("A", logs["A"], seed, record) + check_log("B", logs["B"], seed, record)
+
+
+def test_two_persons_and_their_tokens(client: TestClient, db: str) -> None:
+    assert play_two_persons(client, db, 300) > 200
+
+
+def expect_error(ws: Any, code: str) -> Message:
+    msg = receive(ws)
+    assert msg["type"] == "error" and msg["code"] == code, msg
+    assert isinstance(msg["message"], str) and msg["message"]
+    return msg
+
+
+def test_bad_messages_are_refused_and_nothing_changes(client: TestClient, db: str) -> None:
+    t = new_table(client, opponent="person", name="Ann", seed=41)
+    with client.websocket_connect(ws_path(t)) as wa, client.websocket_connect(ws_path(t, "invite")) as wb:
+        socks = {"A": wa, "B": wb}
+        receive(wa)
+        last = {"A": receive(wa), "B": receive(wb)}
+        mover = "A" if last["A"]["view"]["my_turn"] else "B"
+        idle = "B" if mover == "A" else "A"
+        v = last[mover]["view"]
+        version = last[mover]["version"]
+        before = stored(db, t["table"])
+        hand = v["hand"]
+        not_mine = sorted(set(card_name(c) for c in range(32)) - set(hand))
+        cases: list[tuple[str, str, Any]] = [
+            (mover, "malformed", "not json {"),
+            (mover, "malformed", json.dumps([1, 2])),
+            (mover, "malformed", json.dumps({"type": "dance"})),
+            (mover, "malformed", json.dumps({"type": "action", "version": version,
+                                             "action": {"kind": "discard", "cards": ["ZZ"]}})),
+            (mover, "malformed", json.dumps({"type": "action", "version": version,
+                                             "action": {"kind": "discard", "cards": hand[0]}})),
+            (mover, "malformed", json.dumps({"type": "action", "action": {"kind": "discard", "cards": hand[:1]}})),
+            (mover, "stale", json.dumps({"type": "action", "version": version + 1,
+                                         "action": {"kind": "discard", "cards": hand[:1]}})),
+            (idle, "turn", json.dumps({"type": "action", "version": version,
+                                       "action": {"kind": "discard", "cards": last[idle]["view"]["hand"][:1]}})),
+            (mover, "illegal", json.dumps({"type": "action", "version": version,
+                                           "action": {"kind": "discard", "cards": hand[:6]}})),
+            (mover, "illegal", json.dumps({"type": "action", "version": version,
+                                           "action": {"kind": "discard", "cards": not_mine[:1]}})),
+            (mover, "illegal", json.dumps({"type": "action", "version": version,
+                                           "action": {"kind": "play", "card": hand[0]}})),
+            (mover, "illegal", json.dumps({"type": "action", "version": version,
+                                           "action": {"kind": "deal", "deal": True}})),
+        ]
+        for seat, code, text in cases:
+            socks[seat].send_text(text)
+            err = expect_error(socks[seat], code)
+            assert not (cards_named(err) - set(last[seat]["view"]["hand"]) - {"ZZ"}), err
+            assert stored(db, t["table"]) == before, (code, text)
+        # Each connection is still open, and nothing else was sent to anyone.
+        for s in "AB":
+            socks[s].send_json({"type": "ping"})
+            assert receive(socks[s]) == {"type": "pong"}
+        # A legal action now goes through, at the version the client saw.
+        socks[mover].send_json({"type": "action", "version": version,
+                                "action": {"kind": "discard", "cards": hand[:1]}})
+        for s in "AB":
+            msg = receive(socks[s])
+            assert msg["type"] == "state" and msg["version"] == version + 1
+        assert stored(db, t["table"])[0] == version + 1
+        # The same action again, as a second click would send it: stale.
+        socks[mover].send_json({"type": "action", "version": version,
+                                "action": {"kind": "discard", "cards": hand[:1]}})
+        expect_error(socks[mover], "stale")
+        assert stored(db, t["table"])[0] == version + 1
+
+
+def seed_where(elder: str) -> int:
+    """A seed whose cut makes ``elder`` the elder hand of the first deal (the winner of the cut deals)."""
+    return next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] != elder)
+
+
+def test_two_sockets_of_one_seat_cannot_both_act(client: TestClient, db: str) -> None:
+    t = new_table(client, opponent="person", name="Ann", seed=seed_where("A"))
+    path = ws_path(t)
+    with client.websocket_connect(ws_path(t, "invite")) as wb:
+        receive(wb)
+        with client.websocket_connect(path) as w1, client.websocket_connect(path) as w2:
+            s1, s2 = receive(w1), receive(w2)
+            v = s1["view"]
+            assert v["my_turn"]
+            action = {"type": "action", "version": s1["version"], "action": {"kind": "discard", "cards": v["hand"][:2]}}
+            w1.send_json(action)
+            w2.send_json({**action, "action": {"kind": "discard", "cards": v["hand"][2:5]}})
+            got: list[Message] = []
+            for w in (w1, w2):  # each socket's messages, up to the answer to a ping
+                w.send_json({"type": "ping"})
+                while (msg := receive(w))["type"] != "pong":
+                    got.append(msg)
+            kinds = sorted(m["type"] if m["type"] != "error" else "error:" + m["code"] for m in got)
+            assert kinds == ["error:stale", "state", "state"], kinds
+            assert s2["version"] == s1["version"]
+        assert stored(db, t["table"])[0] == s1["version"] + 1
+
+
+def test_a_wrong_token_is_refused(client: TestClient, db: str) -> None:
+    t = new_table(client, opponent="computer", level="random", seed=3)
+    with client.websocket_connect(f"/ws/{t['table']}?token=nope") as ws:
+        msg = receive(ws)
+        assert msg["type"] == "error" and msg["code"] == "token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect(f"/ws/{t['table']}") as ws:
+        assert receive(ws)["code"] == "token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect(f"/ws/nosuchtable?token={t['token']}") as ws:
+        assert receive(ws)["code"] == "token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+    # The table is untouched and still serves its seat.
+    assert stored(db, t["table"])[0] == 0
+    with client.websocket_connect(ws_path(t)) as ws:
+        assert receive(ws)["type"] in ("state", "thinking")
+
+
+def test_a_restart_mid_partie_loses_nothing(db: str) -> None:
+    rng = random.Random(9)
+    log: list[Message] = []
+    with TestClient(create_app(db)) as c1:
+        t = new_table(c1, opponent="computer", level="random", name="Ann", seed=99)
+        with c1.websocket_connect(ws_path(t)) as ws:
+            msg = until_my_turn(ws, log)
+            while msg["view"]["partie"]["deal_number"] < 3 or msg["view"]["phase"] != "play":
+                ws.send_json({"type": "action", "version": msg["version"], "action": random_action(msg["view"], rng)})
+                msg = until_my_turn(ws, log)
+        at_stop = msg
+    version, record = stored(db, t["table"])
+    assert version == at_stop["version"]
+    # A new server on the same database: nothing in memory; the table is rebuilt from its record.
+    with TestClient(create_app(db)) as c2:
+        with c2.websocket_connect(ws_path(t)) as ws:
+            msg = until_my_turn(ws, log)
+            assert msg["version"] == at_stop["version"] and msg["view"] == at_stop["view"]
+            while msg["view"]["status"] != "finished":
+                ws.send_json({"type": "action", "version": msg["version"], "action": random_action(msg["view"], rng)})
+                msg = until_my_turn(ws, log)
+        final_record = stored(db, t["table"])[1]
+        r = c2.get(f"/api/tables/{t['table']}/record")
+        assert r.status_code == 200 and r.text == final_record
+    # The record before the restart is the beginning of the record after it.
+    before, after = PartieRecord.from_json(record), PartieRecord.from_json(final_record)
+    assert before.seed == after.seed == 99 and before.players == after.players
+    for d0, d1 in zip(before.deals, after.deals, strict=False):
+        assert (d0.elder, d0.younger, d0.stock, d0.elder_discard) == (d1.elder, d1.younger, d1.stock,
+                                                                       d1.elder_discard)
+        assert d1.play[:len(d0.play)] == d0.play
+    assert check_log("A", log, 99, final_record) == len(log)
+
+
+def test_a_restart_with_the_computer_to_move(db: str) -> None:
+    """The server stops while the computer is to move: the next server has him move when a client comes."""
+    with TestClient(create_app(db)) as c1:
+        t = new_table(c1, opponent="computer", level="random", seed=seed_where("B"))
+        assert PartieRecord.from_json(stored(db, t["table"])[1]).deals[0].dealer == "A"
+    with TestClient(create_app(db)) as c2, c2.websocket_connect(ws_path(t)) as ws:
+        first = receive(ws)
+        assert first["type"] == "state" and not first["view"]["my_turn"] and first["version"] == 0
+        assert receive(ws) == {"type": "thinking", "seat": "B"}
+        msg = receive(ws)
+        assert msg["type"] == "state" and msg["version"] == 1
+
+
+def test_the_http_api(client: TestClient, db: str) -> None:
+    for body, status in [
+        ({"opponent": "computer", "level": "random", "rules": "rubicon", "name": "Ann"}, 201),
+        ({"opponent": "person", "rules": "four-deal", "name": "  Ann   Lee "}, 201),
+        ({"opponent": "computer"}, 201),
+        ({"opponent": "robot"}, 400),
+        ({"opponent": "computer", "level": "grandmaster"}, 400),
+        ({"opponent": "computer", "rules": "piquet-au-cent"}, 400),
+        ({"opponent": "computer", "name": 5}, 400),
+        ({"opponent": "computer", "seed": "x"}, 400),
+        ([], 400),
+    ]:
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == status, (body, r.text)
+        if status == 201:
+            out = r.json()
+            assert out["seat"] == "A" and out["url"] == f"/t/{out['table']}?token={out['token']}"
+            assert ("invite" in out) == (body.get("opponent") == "person")
+            if "invite" in out:
+                assert out["invite"].split("token=")[1] != out["token"]
+        else:
+            assert "error" in r.json()
+    assert client.post("/api/tables", content=b"{not json").status_code == 400
+    games = client.get("/api/tables").json()
+    assert len(games) == 3
+    text = json.dumps(games)
+    assert "token" not in text and not cards_named(games)
+    by_rules = {g["rules"]: g for g in games}
+    assert by_rules["four-deal"]["players"] == {"A": "Ann Lee", "B": "Guest"}
+    assert by_rules["four-deal"]["status"] == "waiting"
+    assert {g["status"] for g in games} == {"waiting", "playing"}
+    for g in games:
+        assert set(g) >= {"table", "status", "rules", "players", "scores", "updated"}
+        r = client.get(f"/api/tables/{g['table']}/record")
+        assert r.status_code == 403 and "finished" in r.json()["error"]
+    assert client.get("/api/tables/nosuch/record").status_code == 404
+    assert client.get("/t/nosuch?token=x").status_code == 404
+
+
+def test_pages_and_static_files(client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>lobby</title>")
+    (static / "table.html").write_text("<!doctype html><title>table</title>")
+    (static / "app.js").write_text("export {};")
+    (tmp_path / "secret.txt").write_text("no")
+    monkeypatch.setattr(web_app, "STATIC", static)
+    assert "lobby" in client.get("/").text
+    t = new_table(client, opponent="computer", level="random", seed=1)
+    r = client.get(t["url"])
+    assert r.status_code == 200 and "table" in r.text and r.headers["content-type"].startswith("text/html")
+    r = client.get("/static/app.js")
+    assert r.status_code == 200 and "javascript" in r.headers["content-type"]
+    assert client.get("/static/nothing.js").status_code == 404
+    assert client.get("/static/../secret.txt").status_code == 404
+    assert client.get("/static/%2e%2e/secret.txt").status_code == 404
+    monkeypatch.setattr(web_app, "STATIC", tmp_path / "none")
+    assert client.get("/").status_code == 404
+
+
+def test_other_tables_keep_serving(client: TestClient, db: str) -> None:
+    t1 = new_table(client, opponent="computer", level="random", seed=51)
+    t2 = new_table(client, opponent="computer", level="random", seed=52)
+    with client.websocket_connect(ws_path(t1)) as w1, client.websocket_connect(ws_path(t2)) as w2:
+        log: list[Message] = []
+        m1, m2 = until_my_turn(w1, log), until_my_turn(w2, log)
+        w1.send_text("garbage")
+        expect_error(w1, "malformed")
+        w2.send_json({"type": "action", "version": m2["version"], "action": random_action(m2["view"], random.Random())})
+        msg = receive(w2)
+        assert msg["type"] == "state" and msg["version"] == m2["version"] + 1
+        w1.send_json({"type": "ping"})
+        assert receive(w1) == {"type": "pong"}
+        assert stored(db, t1["table"])[0] == m1["version"]
+
+
+def test_serve_arguments_and_database_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ns = build_parser().parse_args(["serve", "--port", "8123", "--db", str(tmp_path / "x.db")])
+    assert (ns.host, ns.port, ns.db) == ("127.0.0.1", 8123, str(tmp_path / "x.db"))
+    p = argparse.ArgumentParser()
+    add_serve_arguments(p)
+    assert run_serve(p.parse_args(["--port", "0"])) == 2
+    assert run_serve(p.parse_args(["--db", "nosuchdriver://x/y"])) == 2
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert database_url() == f"sqlite:///{tmp_path / 'data' / 'piquet' / 'piquet.db'}"
+    assert (tmp_path / "data" / "piquet").is_dir()
+    assert database_url("postgresql+psycopg://u@h/piquet") == "postgresql+psycopg://u@h/piquet"
+    assert database_url(tmp_path / "a.db") == f"sqlite:///{tmp_path / 'a.db'}"
+
+
+def test_the_core_never_imports_the_web() -> None:
+    core = Path(__file__).parent.parent / "src" / "piquet"
+    web_import = re.compile(r"(from|import)\s+(piquet)?\.?web\b|from\s+\.\s+import\s+web\b")
+    for path in core.glob("*.py"):
+        if path.name != "cli.py":  # the command line starts the server
+            assert not web_import.search(path.read_text()), path
