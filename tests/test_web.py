@@ -14,7 +14,6 @@ import random
 import re
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -191,7 +190,9 @@ _FINISHED_DEALS: dict[int, tuple[Deal, tuple[set[str], set[str]]]] = {}
 
 
 def allowed_now(partie: Partie) -> dict[str, tuple[set[str], set[str]]]:
-    """What each seat may see of the current deal and of the one before."""
+    """What each seat may see of the current deal and of the one before (nothing before the first deal)."""
+    if not partie.deals:
+        return {seat: (set(), set()) for seat in "AB"}
     i = len(partie.deals) - 1
     deal = partie.deals[i]
     cur = allowed_in_deal(deal, public_cards(deal))
@@ -208,15 +209,18 @@ def allowed_now(partie: Partie) -> dict[str, tuple[set[str], set[str]]]:
             for seat in "AB"}
 
 
-def allowed_by_version(record_json: str) -> list[dict[str, tuple[set[str], set[str]]]]:
-    """For each version of a partie (from its record), what each seat may see then."""
+def allowed_by_version(record_json: str, choice: bool) -> list[dict[str, tuple[set[str], set[str]]]]:
+    """For each version of a partie (from its record), what each seat may see then.
+
+    ``choice``: a person won the cut, and his choice of deal was version 1 (nothing is seen before it).
+    """
     final = replay(PartieRecord.from_json(record_json))
     p = Partie(final.rules, final.first_dealer, final.deal_by)
 
     def fresh(d: Deal) -> Deal:
         return Deal(d.dealt[0], d.dealt[1], d.stock)
 
-    out: list[dict[str, tuple[set[str], set[str]]]] = []
+    out: list[dict[str, tuple[set[str], set[str]]]] = [allowed_now(Partie(final.rules))] if choice else []
 
     def snapshot() -> None:
         out.append(allowed_now(p))
@@ -249,9 +253,11 @@ def random_action(v: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return choice
 
 
-def make_table(seed: int, rules: Any = RUBICON) -> Table:
-    seats = {"A": Seat("computer", "Ann", "random"), "B": Seat("computer", "Bob", "random")}
-    return Table.new(f"t{seed}", seats, seed, rules)
+def make_table(seed: int, rules: Any = RUBICON, persons: bool = False) -> Table:
+    """Two computer seats, or two persons' (whose winner of the cut chooses whether to deal first)."""
+    kind, level = ("human", None) if persons else ("computer", "random")
+    seats = {"A": Seat(kind, "Ann", level), "B": Seat(kind, "Bob", level)}
+    return Table.new(f"t{seed}", seats, seed, rules, "person" if persons else "computer")
 
 
 # ---------------------------------------------------------------- ACTION
@@ -327,7 +333,7 @@ def test_hidden_information_in_every_view_of_a_thousand_parties() -> None:
     messages = 0
     for n in range(1000):
         seed = 10_000 + n
-        table = make_table(seed, FOUR_DEAL if n % 2 else RUBICON)
+        table = make_table(seed, FOUR_DEAL if n % 2 else RUBICON, persons=n % 4 < 2)
         checker = HiddenChecker(seed)
         views: dict[str, dict[str, Any]] = {}
         while True:
@@ -340,14 +346,14 @@ def test_hidden_information_in_every_view_of_a_thousand_parties() -> None:
                 break
             seat = table.to_move()
             assert seat is not None and views[seat]["my_turn"]
-            if rng.random() < 0.02:
+            if rng.random() < 0.02 and table.choosing is None:
                 probe(table, seat, rng, checker)
             # The seat's choice, made as a browser makes it: from its VIEW's options, sent as JSON.
             action = decode_action(json.loads(json.dumps(random_action(views[seat], rng))))
             table.apply(seat, action, table.version)
         messages += checker.messages
         if n % 100 == 0:  # the record rebuilds the same table
-            again = Table.from_record(table.id, table.seats, table.record_json(), "computer")
+            again = Table.from_record(table.id, table.seats, table.record_json(), table.opponent)
             assert again.version == table.version and again.scores == table.scores and again.finished
     elapsed = time.process_time() - start
     print(f"\n1000 parties, {messages} messages checked in {elapsed:.1f} s of CPU")
@@ -471,17 +477,6 @@ def test_a_finished_partie_view() -> None:
 # ---------------------------------------------------------------- the app
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "piquet.db")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as c:
-        yield c
-
-
 def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
@@ -518,8 +513,12 @@ def until_my_turn(ws: Any, log: list[Message]) -> Message:
             return msg
 
 
-def check_log(seat: str, log: list[Message], seed: int, record_json: str) -> int:
-    allowed = allowed_by_version(record_json)
+def check_log(seat: str, log: list[Message], seed: int, record_json: str, persons: str = "A") -> int:
+    """Check every message a seat received against what it may see at that version; how many.
+
+    ``persons``: the seats of persons (the winner of the cut among them chose whether to deal, version 1).
+    """
+    allowed = allowed_by_version(record_json, cut_for_deal(cut_rng(seed))[2] in persons)
     checker = HiddenChecker(seed)
     version = 0
     for msg in log:
@@ -612,7 +611,7 @@ def play_two_persons(client: TestClient, db: str, seed: int) -> int:
                 assert last["A"]["version"] == last["B"]["version"]
     record = stored(db, t["table"])[1]
     assert replay(PartieRecord.from_json(record)).is_finished
-    return check_log("A", logs["A"], seed, record) + check_log("B", logs["B"], seed, record)
+    return check_log("A", logs["A"], seed, record, "AB") + check_log("B", logs["B"], seed, record, "AB")
 
 
 def test_two_persons_and_their_tokens(client: TestClient, db: str) -> None:
@@ -628,6 +627,7 @@ def expect_error(ws: Any, code: str) -> Message:
 
 def test_bad_messages_are_refused_and_nothing_changes(client: TestClient, db: str) -> None:
     t = new_table(client, opponent="person", name="Ann", seed=41)
+    choose_to_deal(client, t)
     with client.websocket_connect(ws_path(t)) as wa, client.websocket_connect(ws_path(t, "invite")) as wb:
         socks = {"A": wa, "B": wb}
         receive(wa)
@@ -684,6 +684,30 @@ def test_bad_messages_are_refused_and_nothing_changes(client: TestClient, db: st
         assert stored(db, t["table"])[0] == version + 1
 
 
+def choose_to_deal(client: TestClient, t: dict[str, Any]) -> int:
+    """If a person won the cut, he chooses to deal (Law 4), through his own socket; the version after it."""
+    winner = cut_for_deal(cut_rng(PartieRecord.from_json(stored_record(client, t)).seed or 0))[2]
+    link = "url" if winner == "A" else "invite"
+    if link not in t:
+        return 0
+    with client.websocket_connect(ws_path(t, link)) as ws:
+        first = receive(ws)
+        if first["view"]["phase"] != "cut":
+            return int(first["version"])
+        ws.send_json({"type": "action", "version": 0, "action": {"kind": "deal", "deal": True}})
+        while (msg := receive(ws))["type"] != "state":
+            pass
+        assert msg["version"] == 1 and msg["view"]["partie"]["dealer"] == winner
+        return 1
+
+
+def stored_record(client: TestClient, t: dict[str, Any]) -> str:
+    store: Store = client.app.state.store  # type: ignore[attr-defined]
+    row = store.load(t["table"])
+    assert row is not None
+    return row.record
+
+
 def seed_where(elder: str) -> int:
     """A seed whose cut makes ``elder`` the elder hand of the first deal (the winner of the cut deals)."""
     return next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] != elder)
@@ -691,6 +715,7 @@ def seed_where(elder: str) -> int:
 
 def test_two_sockets_of_one_seat_cannot_both_act(client: TestClient, db: str) -> None:
     t = new_table(client, opponent="person", name="Ann", seed=seed_where("A"))
+    choose_to_deal(client, t)
     path = ws_path(t)
     with client.websocket_connect(ws_path(t, "invite")) as wb:
         receive(wb)
@@ -772,15 +797,17 @@ def test_a_restart_mid_partie_loses_nothing(db: str) -> None:
 
 def test_a_restart_with_the_computer_to_move(db: str) -> None:
     """The server stops while the computer is to move: the next server has him move when a client comes."""
-    with TestClient(create_app(db)) as c1:
+    with TestClient(create_app(db, pace=60)) as c1:  # the computer is stopped while he "thinks"
         t = new_table(c1, opponent="computer", level="random", seed=seed_where("B"))
+        assert choose_to_deal(c1, t) == 1  # Ann won the cut and deals: the computer is elder
         assert PartieRecord.from_json(stored(db, t["table"])[1]).deals[0].dealer == "A"
+    assert stored(db, t["table"])[0] == 1
     with TestClient(create_app(db)) as c2, c2.websocket_connect(ws_path(t)) as ws:
         first = receive(ws)
-        assert first["type"] == "state" and not first["view"]["my_turn"] and first["version"] == 0
+        assert first["type"] == "state" and not first["view"]["my_turn"] and first["version"] == 1
         assert receive(ws) == {"type": "thinking", "seat": "B"}
         msg = receive(ws)
-        assert msg["type"] == "state" and msg["version"] == 1
+        assert msg["type"] == "state" and msg["version"] == 2
 
 
 def test_the_http_api(client: TestClient, db: str) -> None:
@@ -879,3 +906,72 @@ def test_the_core_never_imports_the_web() -> None:
     for path in core.glob("*.py"):
         if path.name != "cli.py":  # the command line starts the server
             assert not web_import.search(path.read_text()), path
+
+
+# ---------------------------------------------------------------- the choice of deal (Law 4)
+
+
+def person_table(seed: int, rules: Any = RUBICON) -> Table:
+    return make_table(seed, rules, persons=True)
+
+
+@pytest.mark.parametrize("deals", [True, False])
+def test_the_winner_of_the_cut_chooses_whether_to_deal(deals: bool) -> None:
+    """Law 4: the person who cuts the higher card chooses; nothing is dealt until he has."""
+    table = person_table(11)
+    winner = table.cut[2]
+    loser = "B" if winner == "A" else "A"
+    assert table.version == 0 and table.choosing == winner and table.to_move() == winner
+    assert not table.partie.deals and not table.finished
+    mine, theirs = table.view(winner), table.view(loser)
+    assert mine["phase"] == theirs["phase"] == "cut"
+    assert mine["my_turn"] and not theirs["my_turn"] and theirs["options"] == []
+    assert mine["options"] == [{"kind": "deal", "deal": True}, {"kind": "deal", "deal": False}]
+    assert mine["hand"] == theirs["hand"] == [] and cards_named(theirs) == {mine["cut"]["A"], mine["cut"]["B"]}
+    full = make_table(12)  # a view of a dealt table: the cut's VIEW has the same keys
+    assert set(mine) == set(full.view("A"))
+    # Out of turn, or anything but the choice: refused, nothing changed.
+    with pytest.raises(TableError) as err:
+        table.apply(loser, ChooseDeal(True), 0)
+    assert err.value.code == "turn"
+    with pytest.raises(TableError) as err:
+        table.apply(winner, PLAYS[0], 0)
+    assert err.value.code == "illegal" and "Law 4" in err.value.message
+    assert table.version == 0 and not table.partie.deals
+    table.apply(winner, ChooseDeal(deals), 0)
+    dealer = winner if deals else loser
+    assert table.version == 1 and table.choosing is None and table.partie.dealer(0) == dealer
+    assert len(table.partie.deals) == 1 and table.view(dealer)["role"] == "younger"
+    with pytest.raises(TableError) as err:
+        table.apply(table.to_move() or "", ChooseDeal(True), 1)
+    assert err.value.code == "illegal"
+    # The record rebuilds the table at the same version, with the chosen dealer.
+    again = Table.from_record(table.id, table.seats, table.record_json(), "person")
+    assert again.version == 1 and again.partie.dealer(0) == dealer and again.view("A") == table.view("A")
+    before = Table.from_record(table.id, table.seats, person_table(11).record_json(), "person")
+    assert before.version == 0 and before.choosing == winner
+
+
+def test_the_computer_who_wins_the_cut_deals() -> None:
+    """"The player who cuts the higher card should elect to deal" (p. 108): no choice phase, no version."""
+    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "B")
+    seats = {"A": Seat("human", "Ann"), "B": Seat("computer", "Bot", "random")}
+    table = Table.new("t", seats, seed, RUBICON)
+    assert table.choosing is None and table.version == 0 and table.partie.dealer(0) == "B"
+    assert table.view("A")["phase"] == "elder_discard" and table.view("A")["my_turn"]
+
+
+def test_the_choice_over_the_websocket(client: TestClient, db: str) -> None:
+    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "A")
+    t = new_table(client, opponent="computer", level="random", name="Ann", seed=seed)
+    with client.websocket_connect(ws_path(t)) as ws:
+        first = receive(ws)
+        assert first["view"]["phase"] == "cut" and first["view"]["my_turn"] and first["version"] == 0
+        ws.send_json({"type": "action", "version": 0, "action": {"kind": "play", "card": "AS"}})
+        expect_error(ws, "illegal")
+        ws.send_json({"type": "action", "version": 0, "action": {"kind": "deal", "deal": False}})
+        msg = receive(ws)
+        assert msg["type"] == "state" and msg["version"] == 1 and msg["view"]["partie"]["dealer"] == "B"
+        assert msg["view"]["role"] == "elder" and len(msg["view"]["hand"]) == 12
+    assert stored(db, t["table"])[0] == 1
+    assert PartieRecord.from_json(stored(db, t["table"])[1]).deals[0].dealer == "B"

@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_arguments(sub.add_parser("serve", help="the web server: play in the browser, against the computer or "
                                                      "another person"))
 
+    from .stakes_cli import add_settle_arguments
+
+    add_settle_arguments(sub.add_parser("settle", help="the scoring card of a session and the settlement of the "
+                                                       "stakes (p. 100-102, 106)"))
+
     stats = sub.add_parser("stats", help="two players play many deals; the statistics of play with 95%% intervals")
     stats.add_argument("p1", metavar="P1", nargs="?", help="a level, by name or number")
     stats.add_argument("p2", metavar="P2", nargs="?", help="a level, by name or number")
@@ -98,6 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .web.serve import run_serve
 
         return run_serve(ns)
+    if ns.command == "settle":
+        from .stakes_cli import run_settle_command
+
+        return run_settle_command(ns)
     if ns.command == "stats":
         from .stats import run_stats_command
 

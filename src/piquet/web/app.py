@@ -6,12 +6,15 @@ sent its own new view.  Every table has an ``asyncio.Lock``: its actions are app
 time, whoever sends them.  A computer seat decides from its observation only, in a worker
 thread, after a ``thinking`` message.  Nothing is kept in memory at startup: a table is loaded
 from its stored record when a client connects (and dropped from memory when its last client
-leaves), so a partie survives a dropped connection and a restart of the server.
+leaves), so a partie survives a dropped connection and a restart of the server.  Several server
+processes may share one database: each looks every ``poll`` seconds for its tables changed by
+another (``Hub.refresh``) and sends their new state to its own sockets.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -35,7 +38,9 @@ from ..levels import level_named
 from ..record import RecordError
 from ..rules import rules_named
 from .protocol import ProtocolError, decode_message, error_message, state_message
-from .store import SeatRow, Store, TableRow, database_url
+from .rewind import routes as rewind_routes
+from .settle import routes as settle_routes
+from .store import Mark, SeatRow, Store, TableRow, database_url
 from .table import Seat, Table, TableError, hash_token, new_token
 
 log = logging.getLogger("piquet.web")
@@ -45,10 +50,17 @@ STATIC = Path(__file__).resolve().parent / "static"
 DEFAULT_WEB_LEVEL = "search-fast"
 MAX_NAME = 40
 MAX_MESSAGE = 64 * 1024
+#: How often, in seconds, a server looks for its tables changed by another server process.
+DEFAULT_POLL = 0.5
 
 
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+
+
+def _mark_of(table: Table) -> Mark:
+    a, b = table.seats["A"], table.seats["B"]
+    return Mark(table.version, (a.joined, b.joined), (a.name, b.name))
 
 
 def _seats_of(row: TableRow) -> dict[str, Seat]:
@@ -59,32 +71,80 @@ def _seat_rows(seats: dict[str, Seat]) -> dict[str, SeatRow]:
     return {s: SeatRow(x.kind, x.name, x.level, x.token_hash, x.joined) for s, x in seats.items()}
 
 
+#: How many messages may wait for a client that does not read before his connection is closed.
+MAX_OUTBOX = 32
+
+
 @dataclass(eq=False)
 class Connection:
-    """One open websocket: its seat, and a lock so that two tasks never send on it at once."""
+    """One open websocket and its outbox, emptied by its own task.
+
+    Messages are posted, not awaited: a client that reads slowly (or not at all) never holds up
+    the table or the other seat.  A state replaces any older state still waiting (each state is
+    the whole view), so a slow client gets the newest; a client that lets ``MAX_OUTBOX``
+    messages pile up is closed, and finds the table where it is when he reconnects.
+    """
 
     ws: WebSocket
     seat: str
-    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _outbox: collections.deque[tuple[bool, str]] = field(default_factory=collections.deque)
+    _ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _task: asyncio.Task[None] | None = None
+    closed: bool = False
 
-    async def send(self, text: str) -> bool:
-        """Send; False if the socket is gone."""
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._send_all(), name=f"piquet-send-{self.seat}")
+
+    def post(self, text: str, *, state: bool = False) -> None:
+        """Queue a message; ``state``: a state message, which replaces an older one still queued."""
+        if self.closed:
+            return
+        if state:
+            self._outbox = collections.deque(m for m in self._outbox if not m[0])
+        self._outbox.append((state, text))
+        if len(self._outbox) > MAX_OUTBOX:
+            log.warning("a client of seat %s does not read its messages: closing it", self.seat)
+            self.closed = True
+            self._outbox.clear()
+            self._ready.set()
+            return
+        self._ready.set()
+
+    async def _send_all(self) -> None:
         try:
-            async with self.send_lock:
-                if self.ws.application_state != WebSocketState.CONNECTED:
-                    return False
-                await self.ws.send_text(text)
-            return True
+            while not self.closed:
+                await self._ready.wait()
+                self._ready.clear()
+                while self._outbox and not self.closed:
+                    _, text = self._outbox.popleft()
+                    if self.ws.application_state != WebSocketState.CONNECTED:
+                        self.closed = True
+                        break
+                    await self.ws.send_text(text)
         except Exception:  # a dropped connection: the client reconnects and is sent the state
-            return False
+            self.closed = True
+        if self.closed:
+            with contextlib.suppress(Exception):
+                await self.ws.close(1013)  # try again later: the client reconnects
+
+    async def stop(self) -> None:
+        """Stop sending (the socket has gone); what was queued is dropped."""
+        self.closed = True
+        self._ready.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
 
 
 class Hub:
     """The tables in memory, their locks, their open sockets and their computer players' tasks."""
 
-    def __init__(self, store: Store, pace: float = 0.0) -> None:
+    def __init__(self, store: Store, pace: float = 0.0, poll: float = DEFAULT_POLL) -> None:
         self.store = store
         self.pace = pace
+        self.poll = poll
+        self.watcher: asyncio.Task[None] | None = None
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Connection]] = {}
@@ -138,6 +198,52 @@ class Hub:
                                       "look again and choose")
         await self.broadcast(table)
 
+    # ------------------------------------------------------------ other server processes
+
+    def watch(self) -> None:
+        """Start watching the store for tables changed by another process (every ``poll`` s; 0: never)."""
+        if self.poll > 0 and self.watcher is None:
+            self.watcher = asyncio.create_task(self._watch(), name="piquet-watch")
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                await self.refresh()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database away for a moment: try again at the next poll
+                log.exception("the tables could not be checked for changes made elsewhere")
+
+    async def refresh(self) -> list[str]:
+        """Reload and send again every table with open sockets that another process has changed.
+
+        Several server processes on one database each keep their own sockets: a seat's action is
+        stored by the process he is connected to, and the other processes see it here.  Returns
+        the ids of the tables reloaded.
+        """
+        ids = [i for i, conns in self.conns.items() if conns and i in self.tables]
+        marks = await asyncio.to_thread(self.store.marks, ids)
+        reloaded = []
+        for table_id in ids:
+            table = self.tables.get(table_id)
+            mark = marks.get(table_id)
+            if table is None or mark is None or mark == _mark_of(table):
+                continue
+            async with self.lock(table_id):
+                table = self.tables.get(table_id)
+                fresh_mark = (await asyncio.to_thread(self.store.marks, [table_id])).get(table_id)
+                if table is None or fresh_mark is None or fresh_mark == _mark_of(table):
+                    continue
+                self.tables.pop(table_id, None)
+                fresh = await self.table(table_id)
+                if fresh is None:
+                    continue
+                await self.broadcast(fresh)
+                reloaded.append(table_id)
+            self.drive(table_id)
+        return reloaded
+
     # ------------------------------------------------------------ sending
 
     async def broadcast(self, table: Table) -> None:
@@ -146,13 +252,12 @@ class Hub:
         for conn in list(self.conns.get(table.id, ())):
             if conn.seat not in texts:
                 texts[conn.seat] = json.dumps(state_message(table.version, conn.seat, table.view(conn.seat)))
-            if not await conn.send(texts[conn.seat]):
-                self.conns.get(table.id, set()).discard(conn)
+            conn.post(texts[conn.seat], state=True)
 
     async def send_all(self, table_id: str, message: dict[str, Any]) -> None:
         text = json.dumps(message)
         for conn in list(self.conns.get(table_id, ())):
-            await conn.send(text)
+            conn.post(text)
 
     # ------------------------------------------------------------ the computer
 
@@ -209,7 +314,7 @@ class Hub:
             self.tables.pop(table_id, None)
 
     async def close(self) -> None:
-        tasks = list(self.drivers.values())
+        tasks = list(self.drivers.values()) + ([self.watcher] if self.watcher is not None else [])
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -362,6 +467,7 @@ async def table_socket(ws: WebSocket) -> None:
             await _refuse(ws, "that is not a seat's token at this table", 4403)
             return
         conn = Connection(ws, seat)
+        conn.start()
         hub.conns.setdefault(table_id, set()).add(conn)
         joined = table.seats[seat]
         if not joined.joined:
@@ -375,7 +481,7 @@ async def table_socket(ws: WebSocket) -> None:
                 log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
             await hub.broadcast(table)
         else:
-            await conn.send(json.dumps(state_message(table.version, seat, table.view(seat))))
+            conn.post(json.dumps(state_message(table.version, seat, table.view(seat))), state=True)
     hub.drive(table_id)
     try:
         await _serve_socket(hub, conn, table_id)
@@ -384,6 +490,7 @@ async def table_socket(ws: WebSocket) -> None:
         if conns is not None:
             conns.discard(conn)
         hub.forget_if_idle(table_id)
+        await conn.stop()
 
 
 async def _serve_socket(hub: Hub, conn: Connection, table_id: str) -> None:
@@ -397,7 +504,7 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str) -> None:
             return
         text = message.get("text")
         if text is None or len(text) > MAX_MESSAGE:
-            await conn.send(json.dumps(error_message("malformed", "a message is a JSON text of at most 64 KiB")))
+            conn.post(json.dumps(error_message("malformed", "a message is a JSON text of at most 64 KiB")))
             continue
         try:
             try:
@@ -406,20 +513,20 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str) -> None:
                 raise ProtocolError("a message is JSON") from None
             msg = decode_message(data)
         except ProtocolError as e:
-            await conn.send(json.dumps(error_message("malformed", str(e))))
+            conn.post(json.dumps(error_message("malformed", str(e))))
             continue
         if msg.type == "ping":
-            await conn.send('{"type": "pong"}')
+            conn.post('{"type": "pong"}')
             continue
         async with hub.lock(table_id):
             table = await hub.table(table_id)
             if table is None:
-                await conn.send(json.dumps(error_message("stale", "the table cannot be loaded now")))
+                conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
                 continue
             try:
                 await hub.commit(table, conn.seat, msg.action, msg.version)
             except TableError as e:
-                await conn.send(json.dumps(error_message(e.code, e.message)))
+                conn.post(json.dumps(error_message(e.code, e.message)))
                 continue
         hub.drive(table_id)
 
@@ -427,17 +534,19 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str) -> None:
 # ---------------------------------------------------------------- the app
 
 
-def create_app(db_url: str | None = None, *, pace: float = 0.0) -> Starlette:
+def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DEFAULT_POLL) -> Starlette:
     """The web app on the database ``db_url`` (a URL or an SQLite path; None: the user's data folder).
 
     ``pace``: the least time, in seconds, between the computer's "thinking" and his action, so
-    that a person sees each card played (0 in tests).
+    that a person sees each card played (0 in tests).  ``poll``: how often, in seconds, to look
+    for tables changed by another server process on the same database (0: never).
     """
     store = Store(database_url(db_url))
-    hub = Hub(store, pace)
+    hub = Hub(store, pace, poll)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.watch()
         try:
             yield
         finally:
@@ -450,6 +559,8 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0) -> Starlette:
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables/{table_id}/record", table_record),
+            *rewind_routes,
+            *settle_routes,
             Route("/t/{table_id}", table_page),
             Route("/static/{path:path}", static_file),
             WebSocketRoute("/ws/{table_id}", table_socket),

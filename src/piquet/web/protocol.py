@@ -7,11 +7,16 @@ options.  Nothing here reads the adversary's hand, his discard or the stock.
 
 Decisions taken where the spec leaves things open
 -------------------------------------------------
-* **The cut and the deal.**  As ``PartieRunner.begin``: ``cut_for_deal(cut_rng(seed))``, the
-  winner of the cut deals (the choice is automatic in this version), by twos, the first deal is
-  dealt when the table is made, and each next deal as soon as the last one ends (from
-  ``deal_rng(seed, index)``).  ``{"kind": "deal", ...}`` is read but refused as ``illegal``
-  ("the winner of the cut has dealt").  The VIEW's ``"cut"`` tells who cut what.
+* **The cut and the deal.**  As ``PartieRunner.begin``: ``cut_for_deal(cut_rng(seed))``.  A
+  person who wins the cut has the choice of deal (Law 4): the table begins in phase ``"cut"``,
+  where his only options are ``{"kind": "deal", "deal": true}`` and ``{..., "deal": false}``
+  (the other seat has none), and that choice is version 1.  A computer who wins the cut deals
+  ("the player who cuts the higher card should elect to deal", p. 108), with no version of its
+  own.  Always by twos (Law 9's choice of threes is not offered here).  The first deal is dealt
+  once the dealer is known, and each next deal as soon as the last one ends (from
+  ``deal_rng(seed, index)``).  ``{"kind": "deal", ...}`` at any other time is ``illegal``.
+  The VIEW's ``"cut"`` tells who cut what; in phase ``"cut"`` the VIEW has no cards and no
+  roles (``"role"``, ``"roles"``, ``"partie"["dealer"]`` are ``null``).
 * **Between deals** there is no pause and no "next deal" message: when the twelfth trick ends
   a deal and the partie goes on, the next deal is dealt at once.  The finished deal's public
   summary is in the VIEW's ``"last_deal"`` (present from the second deal on; when the partie
@@ -57,6 +62,13 @@ Decisions taken where the spec leaves things open
   an optional integer ``"seed"`` (tests pass one; otherwise a random one) and answers 201.
 * A wrong token closes the socket with 4403 after the error; an unknown table closes with 4404
   after an error of code ``"token"``.
+* **The replay** (``piquet.web.rewind``): ``GET /api/tables/{id}/replay`` gives every step of a
+  partie, frame k being the table after k actions of its deals, each read off the engine as it
+  re-applies the record (the page ``/t/{id}/replay`` shows them).  A finished partie's record is
+  public, so its replay shows every card (``"view": "all"``); a partie in progress is replayed
+  only with a seat's ``?token=T`` (checked as the websocket checks it), each frame holding only
+  what that seat's observation held then, and none past the current version; else 403
+  ``{"error": ...}``.  No such table: 404; a record the engine cannot replay: 500.
 """
 
 from __future__ import annotations
@@ -72,6 +84,7 @@ from ..deal import Deal, Phase, declaration_key, legal_iter
 from ..events import ELDER, PLAY, ROLES, SCORE_KINDS, YOUNGER, Event
 from ..observation import Observation, PartieContext, observe
 from ..partie import Partie
+from ..rules import Rules
 from ..words import settlement_words
 
 SEATS = ("A", "B")
@@ -415,6 +428,35 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     return v
 
 
+def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str], *, players: Mapping[str, str] | None = None,
+             status: str = "playing", opponent: str = "computer",
+             levels: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The VIEW before the first deal, while the winner of the cut chooses whether to deal (Law 4).
+
+    The same keys as ``view``'s, with no cards yet: only the cut is known.
+    """
+    if seat not in SEATS:
+        raise ValueError(f"a seat is A or B, not {seat!r}")
+    chooser = cut[2] == seat
+    nothing = {kind: 0 for kind in SCORE_KINDS}
+    zero = {"A": 0, "B": 0}
+    return {
+        "role": None, "phase": "cut", "to_move": None, "dealt": [], "hand": [], "discard": [], "taken": [],
+        "seen_left": [], "stock_left": 8, "max_discard": 0, "lead": None, "trick": 1,
+        "tricks_won": {"elder": 0, "younger": 0}, "scores": {"elder": dict(nothing), "younger": dict(nothing)},
+        "events": [],
+        "partie": {"seat": seat, "dealer": None, "deal_number": 1, "deals": rules.deals_needed([]),
+                   "rules": rules.name, "scores": dict(zero), "multiplier": rules.multiplier(0)},
+        "seat": seat, "players": dict(players) if players is not None else {"A": "A", "B": "B"},
+        "status": status, "my_turn": chooser,
+        "options": [{"kind": "deal", "deal": True}, {"kind": "deal", "deal": False}] if chooser else [],
+        "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
+        "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,
+        "levels": dict(levels or {}),
+        "cut": {"A": card_name(cut[0]), "B": card_name(cut[1]), "winner": cut[2]},
+    }
+
+
 def state_message(version: int, seat: str, view_: dict[str, Any]) -> dict[str, Any]:
     return {"type": "state", "version": version, "seat": seat, "view": view_}
 
@@ -426,6 +468,6 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 
 __all__ = [
     "ChooseDeal", "ClientMessage", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction", "decode_action",
-    "decode_message", "deal_summary", "encode_action", "error_message", "last_trick", "options", "state_message",
-    "view",
+    "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick", "options",
+    "state_message", "view",
 ]

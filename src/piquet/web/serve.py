@@ -2,7 +2,8 @@
 
 The database is an SQLite file in the user's data folder unless ``--db`` names another file or
 an SQLAlchemy URL (``postgresql+psycopg://user@host/piquet`` for a deployment with several
-server processes, with that driver installed).
+server processes, with that driver installed: ``pip install 'piquet[postgres]'``).  Several
+processes may serve one database; each looks for the others' changes every ``--poll`` seconds.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
                    help="the least time the computer takes over each action, so that its cards can be "
                         "followed (default: 0.5; 0 for none)")
+    p.add_argument("--poll", type=float, default=None, metavar="SECONDS",
+                   help="how often to look for tables changed by another server process on the same database "
+                        "(default: 0.5; 0 for never, when this is the only server)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
                    help="how much the server logs (default: info)")
 
@@ -28,7 +32,7 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
 def run_serve(ns: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import create_app
+    from .app import DEFAULT_POLL, create_app
     from .store import database_url
 
     if not 0 < ns.port < 65536:
@@ -37,9 +41,13 @@ def run_serve(ns: argparse.Namespace) -> int:
     if ns.pace < 0:
         print("piquet serve: --pace is a time in seconds, 0 or more", file=sys.stderr)
         return 2
+    poll = DEFAULT_POLL if ns.poll is None else ns.poll
+    if poll < 0:
+        print("piquet serve: --poll is a time in seconds, 0 or more", file=sys.stderr)
+        return 2
     try:
         url = database_url(ns.db)
-        app = create_app(url, pace=ns.pace)
+        app = create_app(url, pace=ns.pace, poll=poll)
     except Exception as e:  # a bad URL, a driver not installed, a folder that cannot be made
         print(f"piquet serve: cannot open the database {ns.db or ''}: {e}", file=sys.stderr)
         return 2

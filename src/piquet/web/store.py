@@ -3,7 +3,8 @@
 One row per table holds its seats (the persons' tokens hashed), its seed, its status, its
 version and its record (``piquet.record``).  An action is saved by one ``UPDATE`` that also
 checks the version the table had when it was loaded (``WHERE version = :old``): a table changed
-meanwhile by another server process is not overwritten.  Nothing here is SQLite-only SQL; a
+meanwhile by another server process is not overwritten.  ``marks`` tells a process which of its
+tables another process has changed.  Nothing here is SQLite-only SQL; a
 ``postgresql+psycopg://...`` URL works through the same code (with that driver installed).
 """
 
@@ -11,11 +12,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     BigInteger,
@@ -137,6 +138,14 @@ def _table_row(r: Any, with_record: bool = True) -> TableRow:
                     record=m["record"] if with_record else "")
 
 
+class Mark(NamedTuple):
+    """A table's version and its seats' arrival and names, A then B: compared to see a change."""
+
+    version: int
+    joined: tuple[bool, bool]
+    names: tuple[str, str]
+
+
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -196,6 +205,17 @@ class Store:
         with self._begin() as conn:
             conn.execute(update(piquet_tables).where(piquet_tables.c.id == table_id).values(**values))
 
+    def marks(self, table_ids: Iterable[str]) -> dict[str, Mark]:
+        """What tells whether a table changed: its version and its seats' arrival and names."""
+        c = piquet_tables.c
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        with self._begin() as conn:
+            rows = conn.execute(select(c.id, c.version, c.a_joined, c.b_joined, c.a_name, c.b_name)
+                                .where(c.id.in_(ids))).all()
+        return {r.id: Mark(r.version, (bool(r.a_joined), bool(r.b_joined)), (r.a_name, r.b_name)) for r in rows}
+
     def list(self, limit: int = 200) -> list[TableRow]:
         """The most recently updated tables, without their records."""
         cols = [c for c in piquet_tables.c if c.name != "record"]
@@ -204,4 +224,4 @@ class Store:
         return [_table_row(r, with_record=False) for r in rows]
 
 
-__all__ = ["SeatRow", "Store", "TableRow", "database_url", "default_database_path", "piquet_tables"]
+__all__ = ["Mark", "SeatRow", "Store", "TableRow", "database_url", "default_database_path", "piquet_tables"]

@@ -20,11 +20,11 @@ from ..deal import IllegalAction
 from ..game import cut_rng, deal_rng
 from ..levels import make_player
 from ..observation import Observation
-from ..partie import Partie, cut_for_deal
+from ..partie import Partie, cut_for_deal, other_seat
 from ..players import Player
 from ..record import PartieRecord, record_of, replay
 from ..rules import Rules
-from .protocol import ChooseDeal, WireAction, view
+from .protocol import ChooseDeal, WireAction, cut_view, view
 
 
 class TableError(Exception):
@@ -99,16 +99,19 @@ class Table:
     version: int = 0
     _players: dict[str, Player] = field(default_factory=dict, repr=False)
     _cut: tuple[Card, Card, str] | None = field(default=None, repr=False)
+    #: Whether the first dealer is known: the winner of the cut has chosen, or he is the computer and deals.
+    dealer_chosen: bool = True
 
     # ------------------------------------------------------------ making
 
     @classmethod
     def new(cls, table_id: str, seats: dict[str, Seat], seed: int, rules: Rules, opponent: str = "computer") -> Table:
-        """The cut (Law 4; the winner deals, as ``PartieRunner.begin``), and the first deal, by twos."""
+        """The cut (Law 4): a person who wins it chooses whether to deal; a computer deals, by twos."""
         _, _, winner = cut_for_deal(cut_rng(seed))
-        partie = Partie(rules, first_dealer=winner, deal_by=2)
-        partie.deal_shuffled(deal_rng(seed, 0))
-        return cls(table_id, seats, seed, partie, opponent, 0)
+        table = cls(table_id, seats, seed, Partie(rules, first_dealer=winner, deal_by=2), opponent, 0)
+        table.dealer_chosen = seats[winner].is_computer
+        table._deal_if_needed()
+        return table
 
     @classmethod
     def from_record(cls, table_id: str, seats: dict[str, Seat], record_json: str, opponent: str) -> Table:
@@ -117,8 +120,10 @@ class Table:
         if record.seed is None:
             raise ValueError("a table's record carries its seed")
         partie = replay(record)
-        table = cls(table_id, seats, record.seed, partie, opponent, actions_played(partie))
+        table = cls(table_id, seats, record.seed, partie, opponent, 0)
+        table.dealer_chosen = bool(partie.deals) or seats[table.cut[2]].is_computer
         table._deal_if_needed()
+        table.version = actions_played(partie) + (table.choice_version if partie.deals else 0)
         return table
 
     # ------------------------------------------------------------ reading
@@ -129,6 +134,16 @@ class Table:
         if self._cut is None:
             self._cut = cut_for_deal(cut_rng(self.seed))
         return self._cut
+
+    @property
+    def choice_version(self) -> int:
+        """1 if the winner of the cut is a person, whose choice of deal is an action of the table; else 0."""
+        return 0 if self.seats[self.cut[2]].is_computer else 1
+
+    @property
+    def choosing(self) -> str | None:
+        """The seat that won the cut while he has still to choose whether to deal (Law 4), else None."""
+        return None if self.dealer_chosen else self.cut[2]
 
     @property
     def names(self) -> dict[str, str]:
@@ -152,6 +167,8 @@ class Table:
 
     def to_move(self) -> str | None:
         """The seat to act, or None when the partie is finished."""
+        if self.choosing is not None:
+            return self.choosing
         deal = self.partie.current
         if deal is None or deal.to_move is None:
             return None
@@ -168,6 +185,9 @@ class Table:
         return None
 
     def view(self, seat: str) -> dict[str, Any]:
+        if self.choosing is not None:
+            return cut_view(self.partie.rules, seat, self.cut, players=self.names, status=self.status,
+                            opponent=self.opponent, levels=self.levels)
         return view(self.partie, seat, players=self.names, status=self.status, cut=self.cut,
                     opponent=self.opponent, levels=self.levels)
 
@@ -183,7 +203,7 @@ class Table:
 
     # ------------------------------------------------------------ acting
 
-    def check(self, seat: str, version: int | None, action: WireAction) -> Action:
+    def check(self, seat: str, version: int | None, action: WireAction) -> WireAction:
         """Raise ``TableError`` unless ``seat`` may take ``action`` now; the table is not changed."""
         if version is not None and version != self.version:
             raise TableError("stale", f"the table has moved on (version {self.version}, not {version}): "
@@ -192,9 +212,12 @@ class Table:
             raise TableError("illegal", "the partie is over")
         if self.to_move() != seat:
             raise TableError("turn", "it is not your turn")
+        if self.choosing is not None:
+            if not isinstance(action, ChooseDeal):
+                raise TableError("illegal", "first the winner of the cut chooses whether to deal (Law 4)")
+            return action
         if isinstance(action, ChooseDeal):
-            raise TableError("illegal", "the winner of the cut has dealt: there is no choice of deal to make now "
-                                        "(Law 4)")
+            raise TableError("illegal", "the dealer is chosen: there is no choice of deal to make now (Law 4)")
         deal = self.partie.current
         assert deal is not None
         role = self.partie.role(len(self.partie.deals) - 1, seat)
@@ -213,6 +236,13 @@ class Table:
     def apply(self, seat: str, action: WireAction, version: int | None = None) -> None:
         """Check and apply ``seat``'s action; deal the next deal if this one is over."""
         checked = self.check(seat, version, action)
+        if isinstance(checked, ChooseDeal):
+            dealer = seat if checked.deal else other_seat(seat)
+            self.partie = Partie(self.partie.rules, first_dealer=dealer, deal_by=2)
+            self.dealer_chosen = True
+            self.version += 1
+            self._deal_if_needed()
+            return
         deal = self.partie.current
         assert deal is not None
         try:
@@ -223,8 +253,9 @@ class Table:
         self._deal_if_needed()
 
     def _deal_if_needed(self) -> None:
+        """Deal the next deal when the last is over (not while the winner of the cut is choosing)."""
         partie = self.partie
-        if partie.current is None and not partie.is_finished:
+        if partie.current is None and not partie.is_finished and self.choosing is None:
             partie.deal_shuffled(deal_rng(self.seed, len(partie.deals)))
 
     # ------------------------------------------------------------ the computer

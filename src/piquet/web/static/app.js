@@ -7,6 +7,7 @@
 // not after close code 4403, a wrong token, or 4404, no such table). docs/web.md tells the rest.
 
 import { backSVG, cardSVG, cardShort, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
+import { $, clear, h, put } from "./dom.js";
 import {
   CATEGORIES, SCORE_KINDS, SCORE_LABELS, cap, countWords, declarationCards, declarationCategory,
   declarationItems, declarationWords, fullestDeclaration, narrate, numberWords, optionForCards, phaseWords,
@@ -14,39 +15,6 @@ import {
 } from "./words.js";
 
 // ------------------------------------------------------------------ small DOM helpers
-
-function h(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
-    else if (k === "testid") e.dataset.testid = v;
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const kid of kids.flat(Infinity)) {
-    if (kid === null || kid === undefined || kid === false) continue;
-    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  }
-  return e;
-}
-
-const $ = (id) => document.getElementById(id);
-
-/** Append the children that are not null, undefined or false. */
-function put(parent, ...kids) {
-  for (const kid of kids.flat(Infinity)) {
-    if (kid === null || kid === undefined || kid === false) continue;
-    parent.append(kid);
-  }
-  return parent;
-}
-
-function clear(e) {
-  while (e.firstChild) e.removeChild(e.firstChild);
-  return e;
-}
 
 /** Card names as small inline chips: "A♥ K♥" with drawn suit symbols. */
 function chips(cards, { sorted = true, testid } = {}) {
@@ -325,6 +293,7 @@ function dealTotals(v) {
 }
 
 function adversaryCount(v) {
+  if (v.phase === "cut") return 0; // nothing is dealt until the winner of the cut has chosen (Law 4)
   const them = otherRole(myRole(v));
   const played = (v.events || []).filter((e) => e.kind === "play" && e.role === them).length;
   return Math.max(0, 12 - played);
@@ -512,7 +481,7 @@ function renderOpponent(v) {
   put(clear(box), 
     h("div", { class: "who" },
       h("span", { class: "name", testid: "opponent-name" }, otherName(v)),
-      h("span", { class: "role" }, roleWords(role)),
+      v.phase === "cut" ? null : h("span", { class: "role" }, roleWords(role)),
       h("span", { class: "count", testid: "opponent-card-count" }, `${n} card${n === 1 ? "" : "s"}`),
       v.phase === "play" || v.phase === "done" ? h("span", { class: "tricks", testid: "opponent-tricks" },
         `tricks ${won}`) : null,
@@ -531,7 +500,7 @@ function renderMe(v) {
   put(clear($("me-line")), 
     h("span", { class: "name", testid: "my-name" },
       ["you", "player"].includes(playerName(S.seat).toLowerCase()) ? "You" : `You (${playerName(S.seat)})`),
-    h("span", { class: "role", testid: "my-role" }, roleWords(role)),
+    h("span", { class: "role", testid: "my-role" }, v.phase === "cut" ? "" : roleWords(role)),
     v.phase === "play" || v.phase === "done" ? h("span", { class: "tricks", testid: "my-tricks" },
       `tricks ${won}`) : null,
     h("span", { class: "called", testid: "my-count", title: "your count this deal, as called" },
@@ -548,6 +517,10 @@ function renderCentre(v) {
     const b = backSVG({ label: "" });
     b.style.setProperty("--i", String(i));
     pile.append(b);
+  }
+  if (v.phase === "cut") { // the pack, not yet dealt
+    stock.append(pile, h("div", { class: "label", testid: "stock-count" }, "The pack: not yet dealt"));
+    return;
   }
   stock.append(
     left ? pile : h("div", { class: "pile empty", "aria-hidden": "true" }),
@@ -927,7 +900,7 @@ function renderTalk(v) {
     list.append(h("li", { class: "narrator" }, `The cut: you cut the ${cardWords(cutA)}, ${otherName(v)} the `
       + `${cardWords(cutB)}. ${winner} the choice of deal.`));
   }
-  if (dealNo) {
+  if (dealNo && v.phase !== "cut") {
     const dealer = seats.younger === S.seat ? "You deal" : `${otherName(v)} deals`;
     list.append(h("li", { class: "narrator deal-start" }, `Deal ${dealNo}: ${dealer}; you are ${roleWords(me)}.`));
   }
@@ -1158,6 +1131,8 @@ function renderFinish(v) {
     h("p", { class: "settlement", testid: "settlement" }, text),
     h("p", {}, h("a", { class: "button primary", href: `/api/tables/${encodeURIComponent(tableId)}/record`,
       download: `piquet-${tableId}.json`, testid: "download-record" }, "Download the record"),
+    " ", h("a", { class: "button", href: `/t/${encodeURIComponent(tableId)}/replay`, testid: "replay-partie" },
+      "Replay the partie"),
     " ", h("a", { class: "button", href: "/", testid: "back-to-lobby" }, "Back to the lobby")),
   );
 }

@@ -1,23 +1,7 @@
 // The lobby: start a partie against the computer, open a table for a person and share its
 // invite link, and the list of games (GET /api/tables). docs/web.md tells what is where.
 
-function h(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "testid") e.dataset.testid = v;
-    else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const kid of kids.flat(Infinity)) {
-    if (kid === null || kid === undefined || kid === false) continue;
-    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  }
-  return e;
-}
-
-const $ = (id) => document.getElementById(id);
+import { $, h } from "./dom.js";
 
 function storage(key, fallback) {
   try {
@@ -125,6 +109,21 @@ function when(updated) {
   return d.toLocaleString();
 }
 
+/** The replay of a game: anyone's once it is finished; while it goes on, only with a seat this browser holds
+ * (its token, from the seat's link), and then only what that seat has seen. */
+function replayUrl(g, mine) {
+  const base = `/t/${encodeURIComponent(g.table)}/replay`;
+  if (g.status === "finished") return base;
+  if (!mine || !mine.url) return null;
+  let token = null;
+  try {
+    token = new URL(mine.url, location.href).searchParams.get("token");
+  } catch (e) {
+    token = null;
+  }
+  return token ? `${base}?token=${encodeURIComponent(token)}` : null;
+}
+
 function gameRow(g, seats) {
   const id = g.table;
   const players = g.players || {};
@@ -143,6 +142,8 @@ function gameRow(g, seats) {
       links.push(h("a", { href: mine.url, class: "button", testid: `resume-${id}` }, "Your seat"));
     }
   }
+  const replay = replayUrl(g, mine);
+  if (replay) links.push(h("a", { href: replay, class: "button", testid: `replay-link-${id}` }, "Replay"));
   return h("li", { class: "game", testid: `game-row-${id}`, "data-status": g.status || "" },
     h("span", { class: "players" }, `${players.A || "A"} \u2013 ${players.B || "B"}`),
     h("span", { class: "score" }, score),

@@ -175,6 +175,9 @@ export function phaseWords(view, names) {
   const otherIs = `${other} is`;
   const opt = view.options;
   switch (phase) {
+    case "cut":
+      return mine ? "You won the cut: you choose whether to deal first (Law 4)."
+        : `${other} won the cut and is choosing whether to deal first (Law 4).`;
     case "elder_discard":
       return mine
         ? `You are elder hand: discard one to ${numberWords(maxOf(opt, 5))} cards and take in as many (Law 21).`

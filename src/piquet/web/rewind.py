@@ -1,0 +1,374 @@
+"""The replay of a partie (``/t/{id}/replay``): every step of it again, as the engine made it.
+
+A partie whose deals hold N actions has N + 1 frames: frame k is what the table showed after
+k of them (step 0: the first deal as dealt).  The frames are not worked out by rules of their
+own: each deal of the record is dealt again from its cards and its ``history`` is applied to it
+action by action (``Deal.apply``), and each frame is read off the engine after that action.  As
+at the table, when a deal ends and the partie goes on, the next deal is dealt at once: the
+frame of a deal's last card shows the next deal as dealt, its words tell how the last one
+ended, and its ``trick`` is that deal's last trick.  The cut (Law 4) is no step: the JSON gives
+the cards cut, and each deal its dealer; a partie not yet dealt has no frame.
+
+Who may see what (the laws hide the hands, the discards and the stock; Laws 21-25, 33, 36, 55):
+
+* A **finished** partie's record is public (the games list offers it for download), so its
+  replay is ``"view": "all"``: both hands, the discards, the cards taken in and the stock left,
+  at every step.
+* A partie **in progress** is replayed only to a seat, with that seat's token (checked as the
+  websocket checks it), and each of its frames holds only what that seat's observation held at
+  that step (``observation.observe``): his own cards, the cards of the stock he saw, the cards
+  shown, played or announced, and counts of the rest.  No frame goes past the current version.
+
+>>> from piquet.partie import Partie
+>>> doc = replay_frames(Partie(), {"A": "Ann", "B": "Bob"})
+>>> doc["steps"], doc["frames"]
+(0, [])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..cards import FULL_PACK, Card, Mask, card_name, cards_of, format_cards, mask_of
+from ..deal import Deal, Phase
+from ..events import ELDER, EXCHANGE, LOOK, PLAY, ROLES, SCORE_KINDS, SHOW, YOUNGER, Event
+from ..game import cut_rng
+from ..observation import observe
+from ..partie import Partie, cut_for_deal
+from ..record import PartieRecord, RecordError, replay
+from ..words import Narrator, settlement_words
+from .protocol import SEATS, last_trick
+from .store import Store, TableRow
+from .table import Seat
+
+log = logging.getLogger("piquet.web")
+
+STATIC = Path(__file__).resolve().parent / "static"
+ALL = "all"
+#: A token longer than this is no seat's (``new_token`` makes 32 characters).
+MAX_TOKEN = 256
+#: Below this size a reply is not worth compressing.
+_GZIP_FROM = 1024
+
+
+# ---------------------------------------------------------------- the frames
+
+
+def _names(mask: Mask) -> list[str]:
+    return [card_name(c) for c in cards_of(mask)]
+
+
+def _stock_left(deal: Deal) -> tuple[Card, ...]:
+    """The cards still in the stock, top first: none taken yet, the elder's leavings, or the last."""
+    if deal.younger_takes >= 0:
+        return deal.left_by_younger()
+    if deal.elder_takes >= 0:
+        return deal.stock[deal.elder_takes:]
+    return deal.stock
+
+
+def _said(names: tuple[str, str], who: int | None, text: str) -> str:
+    return text if who is None else f"{names[who]}: \u201c{text}\u201d"
+
+
+class _Teller:
+    """The words of one deal, told step by step from its new events (``piquet.words.Narrator``).
+
+    ``seat`` is the seat whose replay this is (None: everything may be told).  The private
+    additions, the cards of an exchange and of a look at the cards left, are told only to the
+    player who saw them (Laws 24-25, 33) or in a public replay.
+    """
+
+    def __init__(self, deal: Deal, names: tuple[str, str], viewer: int | None, public: bool) -> None:
+        self.deal = deal
+        self.names = names
+        self.viewer = viewer
+        self.public = public
+        # "Which king do you not reckon?" is worked out from the asker's own cards (p. 92): only in a
+        # public replay, where both hands are known.
+        self.narrator = Narrator(names, (FULL_PACK, FULL_PACK) if public else None)
+        self.told = 0
+        self.trick_cards = 0
+
+    def _may_see(self, role: int) -> bool:
+        return self.public or self.viewer == role
+
+    def tell(self) -> list[str]:
+        deal = self.deal
+        if self.public:
+            held = tuple(deal.dealt[r] | mask_of(deal.taken(r)) for r in (ELDER, YOUNGER))
+            self.narrator.viewer_cards = (held[0], held[1])
+        out: list[str] = []
+        new = deal.events[self.told:]
+        self.told = len(deal.events)
+        for e in new:
+            lines = [_said(self.names, who, text) for who, text in self.narrator.lines([e])]
+            if e.kind == SHOW and e.detail and lines:  # the cards scored are shown (Law 55)
+                lines[0] += f" {format_cards(cards_of(e.cards))}"
+            out.extend(lines)
+            out.extend(self._private(e))
+            if e.kind == PLAY:
+                self.trick_cards += 1
+                if self.trick_cards % 2 == 0:  # the trick is complete: the engine says who leads next
+                    out.append(f"{self.names[deal.leader]} wins the trick.")
+        return out
+
+    def _private(self, e: Event) -> list[str]:
+        deal = self.deal
+        if e.kind == EXCHANGE and self._may_see(e.role):
+            return [f"{self.names[e.role]}'s discard: {format_cards(cards_of(deal.discards[e.role]))}; "
+                    f"taken in: {format_cards(deal.taken(e.role))}."]
+        if e.kind == LOOK and e.role == ELDER and e.value and self._may_see(ELDER):
+            return [f"The cards he left: {format_cards(deal.left_by_elder())}."]
+        return []
+
+
+def _trick(deal: Deal, seats: tuple[str, str], number: int) -> dict[str, Any] | None:
+    """The card led to the trick in play, or else the last trick completed, as the table shows it."""
+    if deal.lead >= 0:
+        return {"deal": number, "number": deal.trick, "winner": None,
+                "plays": [{"seat": seats[deal.leader], "role": ROLES[deal.leader], "card": card_name(deal.lead)}]}
+    done = last_trick(observe(deal, ELDER), seats)  # public: the cards played
+    return None if done is None else {"deal": number, **done}
+
+
+def _by_seat(seats: tuple[str, str], values: tuple[Any, Any]) -> dict[str, Any]:
+    return {seats[ELDER]: values[ELDER], seats[YOUNGER]: values[YOUNGER]}
+
+
+def _frame(live: Partie, index: int, step: int, by: str | None, what: list[str], seat: str | None,
+           trick: dict[str, Any] | None) -> dict[str, Any]:
+    """What is shown at ``step``: the engine's deal as it is now, whole or as ``seat`` observes it."""
+    deal = live.deals[index]
+    seats = (live.seat(index, ELDER), live.seat(index, YOUNGER))
+    frame: dict[str, Any] = {
+        "step": step,
+        "deal": index + 1,
+        "phase": deal.phase.name.lower(),
+        "to_move": None if deal.to_move is None else seats[deal.to_move],
+        "by": by,
+        "what": what,
+        "trick": trick,
+        "counts": _by_seat(seats, (deal.hands[ELDER].bit_count(), deal.hands[YOUNGER].bit_count())),
+        "tricks_won": _by_seat(seats, (deal.tricks_won[ELDER], deal.tricks_won[YOUNGER])),
+        "scores": _by_seat(seats, (list(deal.scores[ELDER]), list(deal.scores[YOUNGER]))),
+        "totals": {"deal": _by_seat(seats, (deal.totals[ELDER], deal.totals[YOUNGER])),
+                   "counted": live.deal_score(index), "partie": live.scores},
+    }
+    if seat is None:
+        frame["hands"] = _by_seat(seats, (_names(deal.hands[ELDER]), _names(deal.hands[YOUNGER])))
+        frame["discards"] = _by_seat(seats, (_names(deal.discards[ELDER]), _names(deal.discards[YOUNGER])))
+        frame["taken"] = _by_seat(seats, ([card_name(c) for c in deal.taken(ELDER)],
+                                          [card_name(c) for c in deal.taken(YOUNGER)]))
+        stock = _stock_left(deal)
+        frame["stock"] = [card_name(c) for c in stock]
+        frame["stock_count"] = len(stock)
+    else:
+        role = live.role(index, seat)
+        obs = observe(deal, role)  # exactly what the laws let this seat know now
+        frame["hands"] = {seat: _names(obs.hand)}
+        frame["discards"] = {seat: _names(obs.discard)}
+        frame["taken"] = {seat: _names(obs.taken)}
+        frame["seen_left"] = _names(obs.seen_left)
+        frame["stock_count"] = obs.stock_left
+        frame["shown"] = {seats[1 - role]: _names(obs.adversary_known())}
+    return frame
+
+
+#: A declaration of nothing makes no event: what is said of it (Laws 46-49; p. 93).
+_SILENT = {
+    Phase.ELDER_POINT: "calls no point", Phase.ELDER_SEQUENCES: "calls no sequence",
+    Phase.ELDER_SETS: "calls no quatorze or trio", Phase.YOUNGER_RECKON_POINT: "reckons no point",
+    Phase.YOUNGER_RECKON_SEQUENCES: "reckons no sequence", Phase.YOUNGER_RECKON_SETS: "reckons no quatorze or trio",
+}
+
+
+def _opening(live: Partie, index: int, names: Mapping[str, str]) -> str:
+    dealer = live.dealer(index)
+    elder = live.seat(index, ELDER)
+    double = ", counting double" if live.rules.multiplier(index) > 1 else ""
+    return f"Deal {index + 1} of {live.deals_needed}{double}: {names[dealer]} deals; {names[elder]} is elder hand."
+
+
+def _ending(live: Partie, index: int, names: Mapping[str, str]) -> str:
+    deal = live.deals[index]
+    seats = (live.seat(index, ELDER), live.seat(index, YOUNGER))
+    counted = live.deal_score(index)
+    text = (f"Deal {index + 1} is over: {names[seats[ELDER]]} {deal.totals[ELDER]}, "
+            f"{names[seats[YOUNGER]]} {deal.totals[YOUNGER]}")
+    if live.rules.multiplier(index) > 1:
+        text += f"; counting double, {counted[seats[ELDER]]} and {counted[seats[YOUNGER]]}"
+    return text + "."
+
+
+def _settlement(live: Partie, names: Mapping[str, str]) -> dict[str, Any] | None:
+    """The end of the partie, as the table's VIEW gives it (Laws 71-73), or None while it goes on."""
+    if not live.is_finished:
+        return None
+    s = live.settlement()
+    scores = live.scores
+    played = sum(1 for d in live.deals if d.is_over)
+    return {"winner": s.winner, "points": s.points_won, "rubicon": s.rubicon, "scores": dict(scores),
+            "words": settlement_words(s, scores, live.rules, dict(names), played, live.deals_needed)}
+
+
+def replay_frames(final: Partie, players: Mapping[str, str], seat: str | None = None) -> dict[str, Any]:
+    """The deals and the frames of ``final`` (a partie as replayed from its record), step 0 to the last.
+
+    ``seat`` None: the public replay of a finished partie, every card shown.  ``seat`` "A" or
+    "B": each frame is what that seat observed at that step, and nothing more.  Each deal is
+    dealt again from its cards and its actions are applied one by one through the engine.
+    """
+    if seat is not None and seat not in SEATS:
+        raise ValueError(f"a seat is A or B, not {seat!r}")
+    names = {s: players.get(s) or s for s in SEATS}
+    live = Partie(final.rules, final.first_dealer, final.deal_by)
+    deals: list[dict[str, Any]] = []
+    frames: list[dict[str, Any]] = []
+    step = 0
+    carried: tuple[str | None, list[str], dict[str, Any] | None] = (None, [], None)  # a deal's last action
+    for index, played in enumerate(final.deals):
+        deal = live.add_deal(Deal(played.dealt[ELDER], played.dealt[YOUNGER], played.stock))
+        seats = (live.seat(index, ELDER), live.seat(index, YOUNGER))
+        role_names = (names[seats[ELDER]], names[seats[YOUNGER]])
+        viewer = None if seat is None else live.role(index, seat)
+        teller = _Teller(deal, role_names, viewer, seat is None)
+        deals.append({
+            "number": index + 1, "dealer": live.dealer(index), "of": live.deals_needed,
+            "roles": {"elder": seats[ELDER], "younger": seats[YOUNGER]},
+            "multiplier": live.rules.multiplier(index), "first_step": step,
+            "dealt": ({s: _names(deal.dealt[live.role(index, s)]) for s in SEATS} if seat is None
+                      else {seat: _names(deal.dealt[live.role(index, seat)])}),
+            **({"stock": [card_name(c) for c in deal.stock]} if seat is None else {}),
+            "counted": None,
+        })
+        by, words, trick = carried
+        frames.append(_frame(live, index, step, by, words + [_opening(live, index, names)] + teller.tell(), seat,
+                             trick))
+        for action in played.history:
+            mover = seats[_to_move(deal)]
+            phase = deal.phase
+            deal.apply(action)
+            step += 1
+            words = teller.tell() or [f"{names[mover]} {_SILENT.get(phase, 'moves')}."]
+            if deal.is_over:
+                words.append(_ending(live, index, names))
+                if index + 1 < len(final.deals):  # the next deal is dealt at once: its frame tells this
+                    carried = (mover, words, _trick(deal, seats, index + 1))
+                    continue
+                settlement = _settlement(live, names)
+                if settlement is not None:
+                    words.append(settlement["words"])
+            frames.append(_frame(live, index, step, mover, words, seat, _trick(deal, seats, index + 1)))
+        if deal.is_over:
+            deals[index]["counted"] = live.deal_score(index)
+    for i, d in enumerate(deals):
+        d["last_step"] = deals[i + 1]["first_step"] - 1 if i + 1 < len(deals) else step
+    return {
+        "view": ALL if seat is None else seat,
+        "actions": step,
+        "steps": len(frames),
+        "score_kinds": list(SCORE_KINDS),
+        "deals": deals,
+        "frames": frames,
+        "settlement": _settlement(live, names),
+    }
+
+
+def _to_move(deal: Deal) -> int:
+    role = deal.to_move
+    if role is None:  # replay() has checked the record: this does not happen
+        raise RecordError("an action after the end of the deal", step="replay")
+    return role
+
+
+# ---------------------------------------------------------------- the routes
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def seat_of_token(row: TableRow, token: str) -> str | None:
+    """The person's seat this token opens, as ``Table.seat_of_token`` (``Seat.token_matches``), or None."""
+    if not token or len(token) > MAX_TOKEN:
+        return None
+    for s, r in row.seats.items():
+        seat = Seat(r.kind, r.name, r.level, r.token_hash, r.joined)
+        if not seat.is_computer and seat.token_matches(token):
+            return s
+    return None
+
+
+def replay_document(row: TableRow, seat: str | None) -> dict[str, Any]:
+    """The replay JSON of a stored table; ``RecordError`` (a ``ValueError``) if its record cannot be rebuilt."""
+    partie = replay(PartieRecord.from_json(row.record))
+    players = {s: r.name for s, r in row.seats.items()}
+    cut_a, cut_b, winner = cut_for_deal(cut_rng(row.seed))  # public, as in the VIEW (Law 4)
+    doc = {"table": row.id, "players": players, "rules": row.rules, "title": partie.rules.title,
+           "status": row.status, "cut": {"A": card_name(cut_a), "B": card_name(cut_b), "winner": winner}}
+    doc.update(replay_frames(partie, players, seat))
+    return doc
+
+
+def _json_response(doc: dict[str, Any], request: Request, private: bool) -> Response:
+    body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    headers = {"Cache-Control": "private, no-store" if private else "no-cache", "Vary": "Accept-Encoding"}
+    if len(body) >= _GZIP_FROM and "gzip" in request.headers.get("accept-encoding", ""):
+        body = gzip.compress(body, 6)
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)
+
+
+async def replay_json(request: Request) -> Response:
+    """``GET /api/tables/{id}/replay[?token=T]``: the frames, public or as one seat saw them."""
+    store: Store = request.app.state.hub.store
+    table_id = request.path_params["table_id"]
+    row = await asyncio.to_thread(store.load, table_id)
+    if row is None:
+        return _error(404, "there is no such table")
+    seat: str | None = None
+    if row.status != "finished":
+        token = request.query_params.get("token", "")
+        if not token:
+            return _error(403, "this partie is in progress: its replay is shown only to a player, through his "
+                               "seat's link (?token=...), and only what he has seen; a finished partie's replay "
+                               "is open to all")
+        seat = seat_of_token(row, token)
+        if seat is None:
+            return _error(403, "that token does not open a seat at this table: use the link of your own seat")
+    try:
+        doc = await asyncio.to_thread(replay_document, row, seat)
+    except ValueError as e:  # RecordError, CardError, IllegalAction: the stored record is at fault
+        log.error("table %s: its record cannot be replayed: %s", table_id, e)
+        return _error(500, f"the record of this table cannot be rebuilt, so it cannot be replayed ({e}); "
+                           "nothing was changed")
+    return _json_response(doc, request, private=seat is not None)
+
+
+async def replay_page(request: Request) -> Response:
+    """``GET /t/{id}/replay``: the page (it fetches the JSON itself; 404 when there is no such table)."""
+    store: Store = request.app.state.hub.store
+    row = await asyncio.to_thread(store.load, request.path_params["table_id"])
+    path = STATIC / "replay.html"
+    if not path.is_file():
+        return _error(404, "replay.html is not installed")
+    return FileResponse(path, status_code=200 if row is not None else 404, headers={"Cache-Control": "no-cache"})
+
+
+routes: list[BaseRoute] = [
+    Route("/api/tables/{table_id}/replay", replay_json),
+    Route("/t/{table_id}/replay", replay_page),
+]
+
+__all__ = ["ALL", "replay_document", "replay_frames", "routes", "seat_of_token"]

@@ -1,0 +1,28 @@
+"""Fixtures shared by the web tests: a database file and a test client of the app on it."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message=".*httpx2")  # Starlette now prefers httpx2 to httpx
+    from starlette.testclient import TestClient
+
+from piquet.web.app import create_app
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A fresh SQLite file for the server."""
+    return str(tmp_path / "piquet.db")
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    """The web app on ``db``, started (its lifespan run) and stopped around the test."""
+    with TestClient(create_app(db)) as c:
+        yield c

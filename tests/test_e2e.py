@@ -1,0 +1,816 @@
+"""The web table end to end, in a real browser: Debian's chromium driven by Playwright.
+
+What is shown, by clicking in the pages as a player would (no test sends a websocket message itself):
+
+* a whole rubicon partie against the computer, from the lobby: every exchange (cards clicked, then
+  "Discard"), every look or refusal, every declaration (the usual one, sinking it, or one picked from
+  the list of every declaration) and every card played; "Your discard" shows the cards discarded and
+  taken in; a reload in the middle of a deal brings back the same version, phase and hand; at the end
+  the score card has one row per deal, its totals are the server's, and the record downloaded from the
+  page replays through the engine to the same scores;
+* two browsers, a desktop and a phone-sized one, playing a four-deal partie against each other through the
+  invite link, ending on the same score card and settlement; at every state, neither page holds a card of the
+  other's hand (only backs, as many as he holds);
+* a table link with a wrong token, or with none, says why plainly and does not keep reconnecting.
+
+Screenshots of each phase are saved to ``artefacts/e2e/`` (``NN-phase.png``, and ``FAILED-<test>.png``
+when a wait fails). The tests need ``/usr/bin/chromium`` (``apt-get install chromium``; no browser is
+downloaded) and the ``playwright`` package: without them they are skipped, or they fail when
+``PIQUET_E2E_REQUIRED=1`` (as CI sets it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import pytest
+
+from piquet.record import PartieRecord, replay
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page, Position, ViewportSize
+
+REQUIRED = os.environ.get("PIQUET_E2E_REQUIRED") == "1"
+CHROMIUM = Path("/usr/bin/chromium")
+INSTALL_CHROMIUM = ("install Debian's chromium (sudo apt-get install chromium); the tests drive /usr/bin/chromium "
+                    "and never download a browser (do not run `playwright install`)")
+INSTALL_PLAYWRIGHT = "install the playwright package: .venv/bin/pip install -e '.[test]'"
+
+if not REQUIRED:
+    pytest.importorskip("playwright.sync_api", reason=f"the playwright package is missing: {INSTALL_PLAYWRIGHT}")
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTEFACTS = ROOT / "artefacts" / "e2e"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+#: Any one wait: a move of the table (the computer answers at once with --pace 0), a page load, a click.
+WAIT_MS = 20_000
+SERVER_START_S = 30.0
+#: The partie the two browsers play: the four-deal one (its first and last deals count double), which also
+#: covers the other rules and takes about 50 s here; a rubicon partie between two pages takes about 80 s.
+PERSON_RULES = "four-deal"
+#: At most this many moves of one page in a partie: a partie that does not end fails instead of hanging.
+MAX_MOVES = 1500
+#: Where a card is clicked: near its left edge, the part still visible when the cards overlap on a phone.
+CARD_SPOT: Position = {"x": 8, "y": 30}
+
+TABLE_JS = "document.querySelector('[data-testid=table]')"
+
+
+def _missing(reason: str) -> NoReturn:
+    if REQUIRED:
+        pytest.fail(f"{reason} (PIQUET_E2E_REQUIRED=1)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", name).strip("_")
+
+
+# ---------------------------------------------------------------- the server
+
+
+class Server:
+    """One ``piquet serve`` subprocess on a free port, with its own SQLite file and log."""
+
+    def __init__(self, folder: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port: int = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = folder / "serve.log"
+        script = Path(sys.executable).parent / "piquet"  # the console script of the venv running the tests
+        command = [str(script)] if script.exists() else [
+            sys.executable, "-c", "import sys; from piquet.cli import main; sys.exit(main())"]
+        command += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", str(folder / "tables.db"),
+                    "--pace", "0", "--log-level", "warning"]
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=folder)
+
+    def wait_up(self) -> None:
+        deadline = time.monotonic() + SERVER_START_S
+        while True:
+            if self.proc.poll() is not None:
+                pytest.fail(f"piquet serve exited with code {self.proc.returncode}:\n{self.tail()}", pytrace=False)
+            try:
+                with urllib.request.urlopen(self.base + "/", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except (OSError, urllib.error.URLError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"piquet serve did not answer GET / within {SERVER_START_S:.0f} s:\n{self.tail()}",
+                            pytrace=False)
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return "(no server log)"
+        return "\n".join(text.splitlines()[-lines:]) or "(the server log is empty)"
+
+    def state(self) -> str:
+        code = self.proc.poll()
+        return "running" if code is None else f"exited with code {code}"
+
+    def get_json(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=10) as r:
+            return json.load(r)
+
+    def post_json(self, path: str, body: dict[str, Any]) -> Any:
+        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    def table_row(self, table_id: str) -> dict[str, Any]:
+        rows = [r for r in self.get_json("/api/tables") if r["table"] == table_id]
+        assert len(rows) == 1, f"GET /api/tables lists table {table_id} {len(rows)} times"
+        row: dict[str, Any] = rows[0]
+        return row
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("e2e-server"))
+    try:
+        srv.wait_up()
+        yield srv
+    finally:
+        srv.stop()
+
+
+# ---------------------------------------------------------------- the browser and the screenshots
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        _missing(f"Debian's chromium is not installed ({CHROMIUM} is missing): {INSTALL_CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing(f"the playwright package is missing: {INSTALL_PLAYWRIGHT}")
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield b
+        finally:
+            b.close()
+    finally:
+        pw.stop()
+
+
+class Shots:
+    """The screenshots of the run, numbered in the order taken: ``artefacts/e2e/NN-phase.png``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.taken: list[Path] = []
+
+    def take(self, page: Page, phase: str, *, testid: str | None = None) -> Path:
+        path = self.folder / f"{len(self.taken) + 1:02d}-{_safe(phase)}.png"
+        if testid:
+            page.get_by_test_id(testid).screenshot(path=str(path))
+        else:
+            page.screenshot(path=str(path), full_page=True)
+        self.taken.append(path)
+        return path
+
+
+@pytest.fixture(scope="module")
+def shots(request: pytest.FixtureRequest) -> Iterator[Shots]:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTEFACTS.glob("*.png"):
+        old.unlink()
+    s = Shots(ARTEFACTS)
+    yield s
+    message = f"e2e screenshots ({len(s.taken)} taken): {ARTEFACTS}"
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(message)
+    else:
+        print(message)
+
+
+# ---------------------------------------------------------------- a page, and a test's pages
+
+
+class Player:
+    """One page at the table, with the errors it logged."""
+
+    def __init__(self, run: Run, page: Page, label: str) -> None:
+        self.run = run
+        self.page = page
+        self.label = label
+        self.page_errors: list[str] = []
+        self.console: list[str] = []
+        self.sockets: list[str] = []
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning")
+                else None)
+        page.on("websocket", lambda ws: self.sockets.append(ws.url))
+        # What this page has done in the current deal, to check the discard panel against.
+        self.discarded: set[str] = set()
+        self.before_discard: set[str] = set()
+
+    # -- reading the page
+
+    def state(self) -> dict[str, str]:
+        """The table's data-* attributes: version, phase, myTurn, status, seat, pending."""
+        out: dict[str, str] = self.page.evaluate(f"() => ({{...{TABLE_JS}.dataset}})")
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        """In one read: the table's attributes, the choices shown, and whether the page makes forced moves.
+
+        A forced move (one card to follow suit, or nothing to declare) is made by the page itself after a
+        moment when "Make forced moves for me" is on, so the page can move between two separate reads.
+        """
+        out: dict[str, Any] = self.page.evaluate(f"""() => {{
+            const t = {TABLE_JS}, has = (id) => Boolean(document.querySelector(`[data-testid="${{id}}"]`));
+            return {{...t.dataset, auto: document.querySelector('[data-testid=auto-forced]').checked,
+                     legal: [...document.querySelectorAll('[data-testid^="play-card-"]')].map(e => e.dataset.card),
+                     forcedPlay: has('play-forced'), allOptions: has('all-options'), none: has('declare-none')}};
+        }}""")
+        return out
+
+    def forced_pending(self, snap: dict[str, Any]) -> bool:
+        """A forced move that the page makes by itself is shown."""
+        return bool(snap["auto"]) and (snap["forcedPlay"] or (snap["none"] and not snap["allOptions"]))
+
+    def hand(self) -> list[str]:
+        cards: list[str] = self.page.eval_on_selector_all("[data-testid=hand] > [data-card]",
+                                                          "els => els.map(e => e.dataset.card)")
+        return cards
+
+    def testids(self, prefix: str) -> set[str]:
+        ids: list[str] = self.page.eval_on_selector_all(f"[data-testid^='{prefix}']",
+                                                        "els => els.map(e => e.dataset.testid)")
+        return {i[len(prefix):] for i in ids}
+
+    def text(self, testid: str) -> str:
+        return self.page.get_by_test_id(testid).inner_text().strip()
+
+    def deal_number(self) -> int:
+        m = re.match(r"Deal (\d+) of (\d+)", self.text("deal-number"))
+        assert m, f"{self.label}: the bar does not say which deal this is: {self.text('deal-number')!r}"
+        return int(m.group(1))
+
+    def auto_on(self) -> bool:
+        return self.page.get_by_test_id("auto-forced").is_checked()
+
+    def score_card(self) -> list[tuple[str, int, int]]:
+        """The score card's rows: (deal, this seat's score, the adversary's)."""
+        rows: list[dict[str, Any]] = self.page.eval_on_selector_all(
+            "[data-testid=score-card] tbody tr",
+            "trs => trs.map(tr => ({deal: tr.dataset.deal || null, cells: [...tr.cells].map(c => c.textContent)}))")
+        out = []
+        for r in rows:
+            assert r["deal"], f"{self.label}: a score card row without data-deal at the end: {r['cells']}"
+            out.append((r["deal"], int(r["cells"][2]), int(r["cells"][3])))
+        return out
+
+    def totals(self) -> tuple[int, int]:
+        return int(self.text("score-card-mine")), int(self.text("score-card-theirs"))
+
+    # -- waiting, with a timeout and the page's errors when it runs out
+
+    def wait(self, predicate: str, what: str, timeout: float = WAIT_MS, arg: Any = None) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(predicate, arg=arg, timeout=timeout)
+        except PlaywrightTimeout:
+            self.run.fail(f"{self.label}: timed out after {timeout / 1000:.0f} s waiting for {what}")
+
+    def wait_ready(self) -> dict[str, str]:
+        self.wait(f"() => {TABLE_JS}.dataset.version !== ''", "the table's first state")
+        return self.state()
+
+    def wait_turn(self) -> dict[str, str]:
+        self.wait(f"() => {{ const t = {TABLE_JS}; return t.dataset.status === 'finished' "
+                  "|| (t.dataset.myTurn === 'true' && t.dataset.pending === 'false'); }",
+                  "this seat's turn (data-my-turn=true, data-pending=false) or the end of the partie")
+        return self.state()
+
+    def wait_moved(self, version: str, what: str) -> dict[str, str]:
+        self.wait(f"(v) => {TABLE_JS}.dataset.version !== v || !document.querySelector('[data-testid=error]').hidden",
+                  f"the table to move on from version {version} after {what}", arg=version)
+        if self.page.get_by_test_id("error").is_visible():
+            self.run.fail(f"{self.label}: the server refused {what}: {self.text('error-text')}")
+        return self.state()
+
+
+class Run:
+    """The pages of one test, its screenshots, and what a failure reports."""
+
+    def __init__(self, name: str, browser: Browser, server: Server, shots: Shots) -> None:
+        self.name = _safe(name)
+        self.browser = browser
+        self.server = server
+        self.shots = shots
+        self.players: list[Player] = []
+        self.contexts: list[BrowserContext] = []
+
+    def player(self, label: str, viewport: ViewportSize = DESKTOP) -> Player:
+        phone = viewport["width"] < 500
+        ctx = self.browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, accept_downloads=True,
+                                       device_scale_factor=2 if phone else 1)
+        ctx.set_default_timeout(WAIT_MS)
+        ctx.set_default_navigation_timeout(WAIT_MS)
+        self.contexts.append(ctx)
+        p = Player(self, ctx.new_page(), label)
+        self.players.append(p)
+        return p
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            with suppress(Exception):  # the browser may be gone already; the test's own failure says why
+                ctx.close()
+
+    def fail(self, message: str) -> NoReturn:
+        """Fail the test with screenshots of every page, their console errors and the server's log."""
+        notes = [message]
+        for i, p in enumerate(self.players):
+            path = ARTEFACTS / (f"FAILED-{self.name}.png" if i == 0 else f"FAILED-{self.name}-{p.label}.png")
+            notes.append(f"--- page {p.label}: {p.page.url}")
+            try:
+                ARTEFACTS.mkdir(parents=True, exist_ok=True)
+                p.page.screenshot(path=str(path), full_page=True, timeout=10_000)
+                notes.append(f"screenshot: {path}")
+                notes.append(f"table: {p.state()}")
+                notes.append(f"status line: {p.text('status')!r}")
+            except Exception as e:  # the page may be closed or hung: say so and go on
+                notes.append(f"(could not read the page: {type(e).__name__}: {e})")
+            notes.append(f"page errors: {p.page_errors or 'none'}")
+            notes.append(f"console errors and warnings: {p.console[-20:] or 'none'}")
+        notes.append(f"--- the server ({self.server.state()}), the end of its log:\n{self.server.tail()}")
+        pytest.fail("\n".join(notes), pytrace=False)
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        """Any failure inside (an assertion, a click that timed out) is reported as ``fail`` reports it."""
+        try:
+            yield
+        except Exception as e:
+            self.fail(f"{type(e).__name__}: {e}")
+
+    def assert_no_page_errors(self) -> None:
+        errors = {p.label: p.page_errors for p in self.players if p.page_errors}
+        if errors:
+            self.fail(f"uncaught errors in the page: {errors}")
+
+
+@pytest.fixture
+def run(request: pytest.FixtureRequest, browser: Browser, server: Server, shots: Shots) -> Iterator[Run]:
+    r = Run(request.node.name, browser, server, shots)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+# ---------------------------------------------------------------- playing a turn by clicking
+
+
+class Mover:
+    """Makes one seat's choices by clicking, varied by a seeded random generator, and counts what it did."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.did: Counter[str] = Counter()
+
+    def move(self, p: Player, st: dict[str, str], shot: str | None = None) -> str:
+        """Make this seat's move in the state ``st`` (its turn, nothing pending); say what was done.
+
+        ``shot``: the name of a screenshot to take in the exchange, once the cards to discard are selected.
+        """
+        page = p.page
+        phase = st["phase"]
+        snap = p.snapshot()
+        if snap["version"] != st["version"]:
+            assert snap["auto"], f"{p.label}: the table moved from {st} to {snap} by itself"
+            self.did["auto"] += 1
+            return "a forced move, made by the page"
+        if p.forced_pending(snap):
+            # Left to the page, which makes it after a moment; a click now could race with it.
+            self.did["auto"] += 1
+            return "a forced move, left to the page"
+        if phase.endswith("_discard"):
+            return self.discard(p, phase, shot)
+        if phase.endswith("_look"):
+            choice = self.rng.choice(["look-yes", "look-no"])
+            page.get_by_test_id(choice).click()
+            self.did[choice] += 1
+            return choice
+        if phase == "play":
+            return self.play(p, snap)
+        if phase.endswith(("_point", "_sequences", "_sets")):
+            return self.declare(p, phase, snap)
+        if phase == "cut":  # the winner of the cut chooses whether to deal (Law 4)
+            if self.did["deal-yes"] or self.did["deal-no"]:
+                p.run.fail(f"{p.label}: the choice of deal was made, and the table is still at the cut, this "
+                           f"seat to choose again: {p.state()}")
+            choice = self.rng.choice(["deal-yes", "deal-no"])
+            page.get_by_test_id(choice).click()
+            self.did[choice] += 1
+            return choice
+        p.run.fail(f"{p.label}: an unexpected phase at this seat's turn: {phase!r}")
+
+    def discard(self, p: Player, phase: str, shot: str | None) -> str:
+        page = p.page
+        option = page.evaluate("() => (window.piquetTable.state.view.options || [])"
+                               ".find(o => o.kind === 'discard') || null")
+        assert option, f"{p.label}: no discard option at {phase}"
+        hand = p.hand()
+        assert len(hand) == 12, f"{p.label}: {len(hand)} cards in hand before the exchange"
+        k = self.rng.randint(max(1, option["min"]), option["max"])
+        cards = self.rng.sample(hand, k)
+        for c in cards:
+            card = page.get_by_test_id(f"card-{c}")
+            card.click(position=CARD_SPOT)
+            assert card.get_attribute("aria-pressed") == "true", f"{p.label}: {c} was clicked but is not selected"
+        button = page.get_by_test_id("discard-button")
+        assert button.is_enabled(), f"{p.label}: the discard button is disabled with {k} cards selected"
+        if shot:
+            p.run.shots.take(page, shot)
+        p.before_discard, p.discarded = set(hand), set(cards)
+        button.click()
+        self.did[f"discard-{k}"] += 1
+        return f"discard {' '.join(sorted(cards))}"
+
+    def declare(self, p: Player, phase: str, snap: dict[str, Any]) -> str:
+        page = p.page
+        category = phase.rsplit("_", 1)[1]
+        if not snap["allOptions"]:
+            # Nothing to declare in this category: the one choice is "Go on" (declare-none).
+            assert snap["none"], f"{p.label}: no declaration offered at {phase}"
+            page.get_by_test_id("declare-none").click()
+            self.did["go-on"] += 1
+            return "go on (nothing to declare)"
+        kinds = ["declare-usual", "option"]
+        if snap["none"]:
+            kinds.append("declare-none")
+        least = min(self.did[k] for k in kinds)
+        kind = self.rng.choice([k for k in kinds if self.did[k] == least])
+        self.did[kind] += 1
+        if kind == "declare-usual":
+            page.get_by_test_id(f"declare-{category}").click()
+            return f"declare-{category}"
+        if kind == "declare-none":
+            page.get_by_test_id("declare-none").click()
+            return "declare-none (sink)"
+        page.get_by_test_id("all-options").locator("summary").click()
+        n = page.locator("[data-testid^=option-]").count()
+        assert n >= 2, f"{p.label}: the list of every declaration has {n} entries at {phase}"
+        i = self.rng.randrange(n)
+        page.get_by_test_id(f"option-{i}").click()
+        return f"option-{i} of {n}"
+
+    def play(self, p: Player, snap: dict[str, Any]) -> str:
+        page = p.page
+        legal = sorted(snap["legal"])
+        assert legal, f"{p.label}: the play, this seat's turn, and no card may be played"
+        if snap["forcedPlay"]:
+            assert len(legal) == 1, f"{p.label}: a forced play with {len(legal)} playable cards"
+            if self.rng.random() < 0.5:
+                page.get_by_test_id("play-forced").click()
+                self.did["play-forced"] += 1
+                return f"play-forced {legal[0]}"
+        card = self.rng.choice(legal)
+        page.get_by_test_id(f"play-card-{card}").click(position=CARD_SPOT)
+        self.did["play"] += 1
+        return f"play {card}"
+
+
+def check_discard_panel(p: Player) -> None:
+    """Open "Your discard" in the calling (after the exchange, before any card is played) and compare."""
+    page = p.page
+    page.get_by_test_id("my-discard-button").click()
+    panel = page.get_by_test_id("my-discard")
+    assert panel.is_visible(), f"{p.label}: 'Your discard' did not open"
+    shown = p.testids("discard-card-")
+    assert shown == p.discarded, f"{p.label}: the discard panel shows {sorted(shown)}, discarded {sorted(p.discarded)}"
+    taken = set(p.hand()) - (p.before_discard - p.discarded)
+    shown_taken = p.testids("taken-card-")
+    assert shown_taken == taken, f"{p.label}: the panel shows {sorted(shown_taken)} taken in, the hand {sorted(taken)}"
+    p.run.shots.take(page, "my-discard")
+    page.get_by_test_id("close-my-discard").click()
+    assert panel.is_hidden(), f"{p.label}: 'Your discard' did not close"
+
+
+def check_reload(p: Player) -> None:
+    """Reload the page mid-deal: the table comes back at the same version and phase, with the same hand."""
+    before, hand, deal = p.state(), sorted(p.hand()), p.deal_number()
+    p.page.reload()
+    after = p.wait_ready()
+    assert (after["version"], after["phase"], after["myTurn"]) == (before["version"], before["phase"], "true"), \
+        f"{p.label}: after a reload the table is {after}, it was {before}"
+    assert sorted(p.hand()) == hand, f"{p.label}: after a reload the hand is {sorted(p.hand())}, it was {hand}"
+    assert p.deal_number() == deal
+    assert p.page.get_by_test_id("connection").inner_text() == "Connected"
+
+
+def download_record(p: Player) -> PartieRecord:
+    with p.page.expect_download(timeout=WAIT_MS) as info:
+        p.page.get_by_test_id("download-record").click()
+    path = info.value.path()
+    return PartieRecord.from_json(Path(path).read_text(encoding="utf-8"))
+
+
+def check_finish(p: Player, row: dict[str, Any]) -> tuple[PartieRecord, list[tuple[str, int, int]]]:
+    """The end as the page shows it, against the server's list of tables and the record it downloads."""
+    seat = p.state()["seat"]
+    other = "B" if seat == "A" else "A"
+    assert p.page.get_by_test_id("finish").is_visible(), f"{p.label}: the partie is over and 'finish' is hidden"
+    settlement = p.text("settlement")
+    assert settlement, f"{p.label}: the settlement is empty"
+    assert row["status"] == "finished", f"the server lists the table as {row['status']!r}"
+    card = p.score_card()
+    assert p.totals() == (row["scores"][seat], row["scores"][other]), \
+        f"{p.label}: the score card's totals {p.totals()} are not the server's {row['scores']}"
+    record = download_record(p)
+    partie = replay(record)
+    assert partie.is_finished, "the downloaded record replays to an unfinished partie"
+    assert dict(partie.scores) == row["scores"], \
+        f"the record replays to {partie.scores}, the server has {row['scores']}"
+    assert len(card) == len(partie.deals), f"{p.label}: {len(card)} rows on the score card, {len(partie.deals)} deals"
+    assert len(card) >= partie.rules.deals
+    for i, (deal, mine, theirs) in enumerate(card):
+        score = partie.deal_score(i)
+        assert (deal, mine, theirs) == (str(i + 1), score[seat], score[other]), \
+            f"{p.label}: score card row {i + 1} reads {(deal, mine, theirs)}; the record says {score}"
+    s = partie.settlement()
+    headline = p.page.get_by_test_id("finish").locator("h2").inner_text()
+    if s.winner is None:
+        assert headline == "The partie is drawn.", headline
+    else:
+        assert headline == ("You win the partie." if s.winner == seat else f"{row['players'][s.winner]} wins the "
+                            "partie."), f"{p.label}: the headline {headline!r}; the record's winner is {s.winner}"
+        assert row["players"][s.winner] in settlement, f"{p.label}: the settlement does not name the winner"
+    return record, card
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_a_whole_partie_against_the_computer(run: Run) -> None:
+    server, shots = run.server, run.shots
+    p = run.player("ann")
+    page = p.page
+    mover = Mover(seed=5)
+    with run.guard():
+        page.goto(server.base + "/")
+        page.get_by_test_id("name-input").fill("Ann")
+        page.get_by_test_id("level-select").select_option("simple")
+        page.get_by_test_id("rules-select").select_option("rubicon")
+        page.get_by_test_id("new-computer-game").click()
+        page.wait_for_url(re.compile(r"/t/[^/?]+\?token="))
+        table_id = page.url.split("/t/")[1].split("?")[0]
+        first = p.wait_ready()
+        assert first["status"] == "playing" and first["seat"] == "A", first
+        assert p.text("opponent-name") == "Computer (simple)"
+        assert p.text("my-name") == "You (Ann)"
+        assert len(p.hand()) == (0 if first["phase"] == "cut" else 12), first
+
+        shot: set[str] = set()
+        deals: list[int] = []
+        checked_discard = reloaded = False
+        for _ in range(MAX_MOVES):
+            st = p.wait_turn()
+            if st["status"] == "finished":
+                break
+            phase = st["phase"]
+            if phase == "cut":
+                shots.take(page, "cut")  # once: a second time fails in the move
+                p.wait_moved(st["version"], mover.move(p, st))
+                continue
+            deal = p.deal_number()
+            if not deals or deals[-1] != deal:
+                assert deal == len(deals) + 1, f"deal {deal} follows deal {deals[-1] if deals else None}"
+                deals.append(deal)
+                if deal == 2:
+                    # The end of the first deal, as the page tells it: its scores and how it ended.
+                    last = page.get_by_test_id("last-deal")
+                    if last.get_attribute("open") is None:
+                        last.locator("summary").click()
+                    assert page.get_by_test_id("last-deal-scores").is_visible()
+                    assert p.text("last-deal").startswith("Deal 1: how it ended")
+                    shots.take(page, "deal-end")
+                p.discarded = set()
+            snap = p.snapshot()
+            settled = snap["version"] == st["version"] and not p.forced_pending(snap)  # the page waits for us
+            if settled and snap["allOptions"] and p.discarded and not checked_discard:
+                check_discard_panel(p)
+                checked_discard = True
+            if settled and phase == "play" and deal >= 2 and len(snap["legal"]) > 1 and len(p.hand()) <= 9 \
+                    and not reloaded:
+                check_reload(p)
+                reloaded = True
+            exchange_shot = None
+            if phase not in shot and (phase.endswith(("_discard", "_look", "_point")) or phase == "play"):
+                shot.add(phase)
+                if phase.endswith("_discard"):
+                    exchange_shot = phase  # taken once the cards to discard are selected
+                else:
+                    shots.take(page, phase)
+            what = mover.move(p, st, exchange_shot)
+            p.wait_moved(st["version"], what)
+        else:
+            run.fail(f"the partie did not end within {MAX_MOVES} moves")
+
+        shots.take(page, "finished")
+        shots.take(page, "score-card", testid="score-card")
+        assert checked_discard and reloaded, (checked_discard, reloaded)
+        for kind in ("declare-usual", "declare-none", "option", "play"):
+            assert mover.did[kind] > 0, f"no {kind} was made in the whole partie: {mover.did}"
+        assert {"elder_discard", "younger_discard"} <= shot, shot
+        row = server.table_row(table_id)
+        record, card = check_finish(p, row)
+        assert len(card) == len(deals), f"{len(deals)} deals played, {len(card)} rows on the score card"
+        assert record.players == row["players"]
+        run.assert_no_page_errors()
+
+
+def _synced(run: Run, players: list[Player]) -> list[dict[str, str]]:
+    """Both pages at the same version, nothing pending, and someone to move (or the partie over)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        states = [p.state() for p in players]
+        if len({s["version"] for s in states}) == 1 and states[0]["version"] != "" \
+                and all(s["pending"] == "false" for s in states) \
+                and (any(s["myTurn"] == "true" for s in states) or all(s["status"] == "finished" for s in states)):
+            return states
+        if time.monotonic() > deadline:
+            run.fail(f"the two pages did not come to the same state within {WAIT_MS / 1000:.0f} s: {states}")
+        time.sleep(0.03)
+
+
+def check_hidden(owner: Player, other: Player, problems: list[str]) -> int:
+    """No card of ``owner``'s hand is in ``other``'s page, whose adversary shows only backs.
+
+    A card shown fails at once; a number of backs that is not the number of cards held is added to
+    ``problems`` (the partie goes on, to check the rest).
+    """
+    hand = owner.hand()
+    seen = other.page.evaluate(
+        """(cards) => {
+            // Every card face drawn carries data-card. Not counted: the last deal's summary (another deal).
+            const faces = [...document.querySelectorAll('[data-card]')]
+                .filter(e => !e.closest('[data-testid=last-deal]')).map(e => e.dataset.card);
+            const found = cards.filter(c => faces.includes(c));
+            for (const c of cards) {
+                for (const id of [`card-${c}`, `play-card-${c}`, `discard-card-${c}`, `taken-card-${c}`,
+                                  `trick-card-${c}`, `last-trick-card-${c}`]) {
+                    if (document.querySelector(`[data-testid="${id}"]`)) found.push(id);
+                }
+            }
+            const backs = document.querySelector('[data-testid=opponent-hand]');
+            return {found, backs: backs.querySelectorAll('svg.card-back').length,
+                    faces: backs.querySelectorAll('[data-card]').length,
+                    count: document.querySelector('[data-testid=opponent-card-count]').textContent};
+        }""", hand)
+    assert not seen["found"], f"{other.label}'s page shows cards of {owner.label}'s hand: {seen['found']}"
+    assert seen["faces"] == 0, f"{other.label}'s page shows {seen['faces']} faces in {owner.label}'s hand"
+    n = len(hand)
+    if seen["backs"] != n or seen["count"] != f"{n} card{'' if n == 1 else 's'}":
+        problems.append(f"in phase {other.state()['phase']!r}, {other.label}'s page shows {seen['backs']} backs "
+                        f"and says {seen['count']!r} for {owner.label}, who holds {n} cards")
+    return n
+
+
+def test_two_browsers_play_a_partie_against_each_other(run: Run) -> None:
+    server, shots = run.server, run.shots
+    ann = run.player("ann")
+    guest = run.player("phone", PHONE)
+    mover = Mover(seed=11)
+    with run.guard():
+        page = ann.page
+        page.goto(server.base + "/")
+        page.get_by_test_id("person-name-input").fill("Ann")
+        page.get_by_test_id("person-rules-select").select_option(PERSON_RULES)
+        page.get_by_test_id("new-person-game").click()
+        invite = page.get_by_test_id("invite-link")
+        invite.wait_for(state="visible")
+        link = invite.input_value()
+        assert re.fullmatch(re.escape(server.base) + r"/t/[^/?]+\?token=[^&]+", link), link
+        shots.take(page, "lobby-invite")
+        page.get_by_test_id("own-seat-link").click()
+        page.wait_for_url(re.compile(r"/t/[^/?]+\?token="))
+        assert page.url != link, "the own seat link is the invite link"
+        table_id = page.url.split("/t/")[1].split("?")[0]
+        assert link.split("/t/")[1].split("?")[0] == table_id
+        st = ann.wait_ready()
+        assert st["status"] == "waiting", st
+        if st["myTurn"] == "false":  # while it is the guest's turn, the page says why nothing happens
+            assert "has not opened the invite link" in ann.text("status"), ann.text("status")
+        # One player makes every move himself; the phone leaves the forced ones to the page.
+        page.get_by_test_id("auto-forced").uncheck()
+        assert not ann.auto_on()
+
+        guest.page.goto(link)
+        assert guest.wait_ready()["seat"] == "B"
+        ann.wait(f"() => {TABLE_JS}.dataset.status === 'playing'", "the table to say the guest has come")
+        assert ann.text("opponent-name") == "Guest"
+        assert guest.text("opponent-name") == "Ann"
+
+        players = [ann, guest]
+        checks = 0
+        problems: list[str] = []
+        phone_shots: set[str] = set()
+        for _ in range(2 * MAX_MOVES):
+            states = _synced(run, players)
+            checks += check_hidden(ann, guest, problems) + check_hidden(guest, ann, problems)
+            if [p.state()["version"] for p in players] != [s["version"] for s in states]:
+                continue  # a page moved by itself (a forced move) while it was checked: check again
+            if all(s["status"] == "finished" for s in states):
+                break
+            i = 0 if states[0]["myTurn"] == "true" else 1
+            p, st = players[i], states[i]
+            phase = st["phase"]
+            exchange_shot = None
+            if p is guest and phase == "play" and "play" not in phone_shots:
+                phone_shots.add("play")
+                shots.take(guest.page, "phone-play")
+            elif p is guest and phase.endswith("_discard") and "discard" not in phone_shots:
+                phone_shots.add("discard")
+                exchange_shot = f"phone-{phase}"
+            what = mover.move(p, st, exchange_shot)
+            p.wait_moved(st["version"], what)
+        else:
+            run.fail(f"the partie did not end within {2 * MAX_MOVES} moves")
+
+        assert checks > 0
+        assert phone_shots == {"play", "discard"}, phone_shots
+        shots.take(ann.page, "person-finished")
+        shots.take(guest.page, "phone-finished")
+        row = server.table_row(table_id)
+        assert row["players"] == {"A": "Ann", "B": "Guest"}, row["players"]
+        _, card_a = check_finish(ann, row)
+        _, card_b = check_finish(guest, row)
+        assert card_b == [(d, theirs, mine) for d, mine, theirs in card_a], (card_a, card_b)
+        assert guest.totals() == tuple(reversed(ann.totals()))
+        assert ann.text("settlement") == guest.text("settlement")
+        run.assert_no_page_errors()
+        if problems:
+            run.fail("the adversary's hand is not shown as it is held:\n" + "\n".join(dict.fromkeys(problems)))
+
+
+def test_a_wrong_token_says_so(run: Run) -> None:
+    server, shots = run.server, run.shots
+    table = server.post_json("/api/tables", {"opponent": "computer", "level": "random", "name": "Eve"})
+    p = run.player("eve")
+    with run.guard():
+        page = p.page
+        page.goto(f"{server.base}/t/{table['table']}?token=not-the-token")
+        fatal = page.get_by_test_id("fatal")
+        fatal.wait_for(state="visible")
+        words = fatal.inner_text()
+        assert "wrong token" in words and "does not open a seat at this table" in words, words
+        assert page.get_by_test_id("connection").inner_text() == "Not connected"
+        page.wait_for_timeout(2500)  # a reconnection would come after about half a second
+        assert len(p.sockets) == 1, f"the page kept reconnecting with a wrong token: {p.sockets}"
+        assert fatal.is_visible() and p.state()["version"] == "" and p.hand() == []
+        shots.take(page, "wrong-token")
+
+        page.goto(f"{server.base}/t/{table['table']}")
+        fatal.wait_for(state="visible")
+        assert "needs a table and a seat's token" in fatal.inner_text(), fatal.inner_text()
+        assert len(p.sockets) == 1, "the page opened a socket without a token"
+
+        page.goto(server.base + table["url"])  # the right token opens the seat
+        st = p.wait_ready()
+        assert st["seat"] == "A" and st["status"] == "playing", st
+        assert fatal.is_hidden() and page.get_by_test_id("connection").inner_text() == "Connected"
+        assert len(p.hand()) == (0 if st["phase"] == "cut" else 12), st
+        run.assert_no_page_errors()
