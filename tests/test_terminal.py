@@ -226,14 +226,14 @@ def test_quit_before_any_deal_saves_nothing(monkeypatch: pytest.MonkeyPatch, tmp
 def test_bad_options_and_bad_records(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     code, out, _ = play(monkeypatch, "--level", "grandmaster")
     assert code == 2 and "unknown level 'grandmaster'" in out
-    code, out, _ = play(monkeypatch, "--rules", "au-cent")
+    code, out, _ = play(monkeypatch, "--rules", "pinochle")
     assert code == 2 and "unknown rules" in out
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps({"deals": [{"dealer": "C"}]}))
     code, out, _ = play(monkeypatch, "--resume", str(broken))
     assert code == 2 and "broken.json" in out
     code, out, _ = play(monkeypatch, "--resume", str(tmp_path / "missing.json"))
-    assert code == 2 and "cannot read" in out
+    assert code == 2 and "cannot read" in " ".join(out.split())  # however the console wraps a long path
     code, out, _ = play(monkeypatch, "--record", str(tmp_path / "nowhere" / "game.json"))
     assert code == 2 and "no such folder" in out
 

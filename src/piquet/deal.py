@@ -17,6 +17,12 @@ Carte blanche is announced at once and shown, and scored, as soon as the
 adversary has discarded (Laws 18-20).  Every point is logged as a ``SCORE``
 event in the order of Law 67, which decides pique and repique (Laws 68-69).
 
+The deal is given its rules (``piquet.rules``): Piquet au cent changes the
+younger's discard, the announcing of his carte blanche, the calls and the
+showing, and which cards count in play (p. 16-20); at a game of so many up
+the deal is given the game's scores, and stops when a player reaches the goal
+in Law 67's order of scoring (p. 20).
+
 ``undo()`` takes back the last action from a small snapshot: nothing is deep
 copied.
 """
@@ -78,7 +84,9 @@ from .events import (
     CARTE_BLANCHE_SHOWN,
     ELDER,
     EXCHANGE,
+    GAME,
     LOOK,
+    NAME_SET,
     PLAY,
     POINT,
     REPLY,
@@ -98,6 +106,7 @@ from .events import (
     YOUNGER,
     Event,
 )
+from .rules import RUBICON, Rules
 
 
 class IllegalAction(ValueError):
@@ -239,9 +248,13 @@ class Deal:
         "dealt", "stock", "hands", "discards", "elder_takes", "younger_takes",
         "elder_looked", "younger_looked", "decl", "phase", "leader", "lead", "trick",
         "tricks_won", "scores", "totals", "keys", "events", "history", "_undo", "carte_blanche",
+        "rules", "game", "counting",
     )
 
-    def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card]) -> None:
+    def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card], rules: Rules = RUBICON,
+                 game: tuple[int, int] | None = None) -> None:
+        """The cards dealt and the stock (top first), the rules in force, and at a game of so many up
+        (``rules.goal``) the scores of the game before this deal, by role (elder, younger)."""
         if elder.bit_count() != 12 or younger.bit_count() != 12 or len(stock) != 8:
             raise CardError("a deal gives twelve cards to each player and leaves eight in the stock")
         stock_mask = 0
@@ -271,19 +284,27 @@ class Deal:
         self.events: list[Event] = []
         self.history: list[Action] = []
         self._undo: list[_Snapshot] = []
+        self.rules = rules
+        if (game is None) != (rules.goal is None):
+            raise ValueError("the scores of the game are given when, and only when, the game has a goal")
+        self.game = game
+        self.counting = rules.counting_cards
         self.carte_blanche = (is_carte_blanche(elder), is_carte_blanche(younger))
         for role in (ELDER, YOUNGER):
-            if self.carte_blanche[role]:
+            # Law 20; at Piquet au cent the younger waits until the elder has discarded (p. 16).
+            if self.carte_blanche[role] and (role == ELDER or rules.younger_announces_at_once):
                 self.events.append(Event(CARTE_BLANCHE, role))
 
     @classmethod
-    def from_pack(cls, order: Sequence[Card], by: int = 2) -> Deal:
-        return cls(*deal_from_pack(order, by))
+    def from_pack(cls, order: Sequence[Card], by: int = 2, rules: Rules = RUBICON,
+                  game: tuple[int, int] | None = None) -> Deal:
+        return cls(*deal_from_pack(order, by), rules=rules, game=game)
 
     @classmethod
-    def shuffled(cls, rng: random.Random, by: int = 2) -> Deal:
+    def shuffled(cls, rng: random.Random, by: int = 2, rules: Rules = RUBICON,
+                 game: tuple[int, int] | None = None) -> Deal:
         """A deal from a pack shuffled by ``rng`` (each order equally likely)."""
-        return cls.from_pack(shuffled_pack(rng), by)
+        return cls.from_pack(shuffled_pack(rng), by, rules, game)
 
     # ------------------------------------------------------------ queries
 
@@ -301,6 +322,14 @@ class Deal:
 
     def total(self, role: int) -> int:
         return self.totals[role]
+
+    @property
+    def game_won(self) -> tuple[int, bool] | None:
+        """At a game of so many up: (the role that reached the goal in this deal, whether a double game)."""
+        for e in reversed(self.events):
+            if e.kind == GAME:
+                return e.role, e.detail == 2
+        return None
 
     def left_by_elder(self) -> tuple[Card, ...]:
         """Cards the elder left in the stock (Law 32)."""
@@ -382,6 +411,10 @@ class Deal:
         """Elder up to five (Law 21); younger up to what the elder left him (Laws 22, 34)."""
         return 5 if role == ELDER else 8 - self.elder_takes
 
+    def min_discard(self, role: int) -> int:
+        """At least one (Laws 21-22); at Piquet au cent the younger need not discard (p. 17)."""
+        return self.rules.min_discard(role)
+
     def _verify_discard(self, role: int, cards: Mask) -> None:
         n = cards.bit_count()
         law = "Law 21" if role == ELDER else "Laws 22, 34"
@@ -390,8 +423,11 @@ class Deal:
             verb = "is" if len(missing) == 1 else "are"
             raise IllegalAction(f"{format_cards(missing)} {verb} not in the {ROLES[role]} hand ({law})")
         hi = self.max_discard(role)
-        if not 1 <= n <= hi:
-            raise IllegalAction(f"the {ROLES[role]} hand must discard at least one card and at most {hi} ({law})")
+        lo = self.min_discard(role)
+        if not lo <= n <= hi:
+            if lo:
+                raise IllegalAction(f"the {ROLES[role]} hand must discard at least one card and at most {hi} ({law})")
+            raise IllegalAction(f"the {ROLES[role]} hand may discard at most {hi} cards, or none (p. 17)")
 
     def _verify_declaration(self, role: int, category: int, action: Action) -> None:
         hand = self.hands[role]
@@ -494,9 +530,13 @@ class Deal:
         self.events.append(Event(EXCHANGE, role, 0, n, left))
         other = 1 - role
         if self.carte_blanche[other]:
+            if other == YOUNGER and not self.rules.younger_announces_at_once:
+                self.events.append(Event(CARTE_BLANCHE, YOUNGER))  # au cent: now the elder has discarded (p. 16)
             # Law 20: shown as soon as the adversary has discarded; scores first (Law 67 I).
             self.events.append(Event(CARTE_BLANCHE_SHOWN, other, self.dealt[other]))
             self._score(other, S_CARTE_BLANCHE, 10, self.dealt[other])
+            if self.phase == DONE:
+                return  # the goal is reached (p. 20)
         if role == ELDER:
             self.phase = ELDER_LOOK if n < 5 else YOUNGER_DISCARD
         else:
@@ -515,6 +555,8 @@ class Deal:
                 if decl:
                     kind = (CALL_POINT, CALL_SEQUENCE, CALL_SET)[category]
                     ev.append(_new_event(Event, (kind, ELDER, 0, key[0], 0 if category == POINT else key[1])))
+                    if category == POINT and self.rules.calls_state_value:
+                        ev.append(Event(CALL_VALUE, ELDER, 0, key[1]))  # au cent: what the point makes (p. 18)
                     self.phase = _PHASES[p + 1]
                 else:
                     self.phase = _AFTER_CATEGORY[category]
@@ -523,16 +565,30 @@ class Deal:
                 self.phase = _AFTER_CATEGORY[category]
         else:
             # The younger reckons a category the elder did not call: his is good.
-            for item in declaration_items(category, decl):
-                ev.append(_new_event(Event, (SHOW, YOUNGER, item, category, item_score(category, item))))
+            self._show(YOUNGER, category, declaration_items(category, decl))
             self._next_reckoning(p + 1)
+
+    def _show(self, role: int, category: int, items: tuple[Mask, ...], scores: bool = True) -> None:
+        """Show what is good (``scores``) or equal (Law 55); at Piquet au cent sets are named, not shown (p. 18)."""
+        ev = self.events
+        if category == SETS and not self.rules.sets_shown:
+            for item in items:
+                ev.append(Event(NAME_SET, role, 0, item.bit_count(), (item.bit_length() - 1) & 7))
+            return
+        for item in items:
+            points = self._item_score(category, item) if scores else 0
+            ev.append(_new_event(Event, (SHOW, role, item, category, points)))
+
+    def _item_score(self, category: int, item: Mask) -> int:
+        """What a good item scores (Laws 62-64), under the rules (by agreement at au cent, p. 19)."""
+        return self.rules.point_score(item) if category == POINT else item_score(category, item)
 
     def _reply(self, category: int) -> None:
         """The younger's answer to the elder's call, and the elder's showing what is good or equal."""
         ev = self.events
         e_key = self.keys[ELDER][category]
         y_key = self.keys[YOUNGER][category]
-        if category == POINT:
+        if category == POINT and not self.rules.calls_state_value:
             if y_key[0] == e_key[0]:
                 ev.append(Event(ASK_VALUE, YOUNGER, 0, y_key[0]))  # "What do they make?" (Law 46)
                 ev.append(Event(CALL_VALUE, ELDER, 0, e_key[1]))
@@ -542,10 +598,9 @@ class Deal:
         ev.append(_new_event(Event, (REPLY, YOUNGER, 0, result, 0)))
         e_decl = self.decl[ELDER][category]
         if result == 0:
-            for item in declaration_items(category, e_decl):
-                ev.append(_new_event(Event, (SHOW, ELDER, item, category, item_score(category, item))))
+            self._show(ELDER, category, declaration_items(category, e_decl))
         elif result == 1:
-            ev.append(_new_event(Event, (SHOW, ELDER, declaration_items(category, e_decl)[0], category, 0)))
+            self._show(ELDER, category, declaration_items(category, e_decl)[:1], scores=False)
 
     def _next_reckoning(self, start: int) -> None:
         """Move to the younger's next undeclared category, his look at the cards left, or the play."""
@@ -561,7 +616,6 @@ class Deal:
 
     def _reckon_and_continue(self) -> None:
         """The younger shows what he has good or equal; the hands are scored in the order of Law 67."""
-        ev = self.events
         e_keys, y_keys = self.keys
         e_decls, y_decls = self.decl
         for category in (POINT, SEQUENCES, SETS):
@@ -569,11 +623,10 @@ class Deal:
                 continue  # the younger's own declarations were shown as he made them
             e_key, y_key = e_keys[category], y_keys[category]
             if e_key < y_key:
-                for item in declaration_items(category, y_decls[category]):
-                    ev.append(_new_event(Event, (SHOW, YOUNGER, item, category, item_score(category, item))))
+                self._show(YOUNGER, category, declaration_items(category, y_decls[category]))
             elif e_key == y_key:
-                first = declaration_items(category, y_decls[category])[0]
-                ev.append(_new_event(Event, (SHOW, YOUNGER, first, category, 0)))
+                self._show(YOUNGER, category, declaration_items(category, y_decls[category])[:1], scores=False)
+        hidden_sets = not self.rules.sets_shown
         for category in (POINT, SEQUENCES, SETS):
             e_key, y_key = e_keys[category], y_keys[category]
             if e_key == y_key:
@@ -581,8 +634,14 @@ class Deal:
             role = ELDER if e_key > y_key else YOUNGER
             kind = category + S_POINT
             for item in declaration_items(category, self.decl[role][category]):
-                self._score(role, kind, item_score(category, item), item)
-        self._score(ELDER, S_PLAY, 1)  # the first lead, which reckons after the hands (Law 67 V)
+                self._score(role, kind, self._item_score(category, item),
+                            0 if hidden_sets and category == SETS else item)
+                if self.phase == DONE:
+                    return  # the goal is reached in the order of Law 67 (p. 20)
+        if self.counting >> self.lead & 1:
+            self._score(ELDER, S_PLAY, 1)  # the first lead, which reckons after the hands (Law 67 V)
+            if self.phase == DONE:
+                return
         self.phase = _PLAY_PHASE
 
     # ------------------------------------------------------------ play
@@ -605,16 +664,18 @@ class Deal:
         self.history.append(PLAYS[c])
         hands[role] = hand ^ bit
         events.append(_new_event(Event, (PLAY, role, bit, trick, 0)))
+        counts = self.counting >> c & 1  # p. 19: by agreement nines, eights and sevens count nothing
         if lead < 0:
             self.lead = c
             if trick == 1:
                 self._next_reckoning(YOUNGER_RECKON_POINT)
-            else:
+            elif counts:
                 self._score(role, S_PLAY, 1)
             return
         if c >> 3 == lead >> 3 and c > lead:
             winner = role
-            self._score(role, S_PLAY, 2 if trick == 12 else 1)
+            if counts or trick == 12:
+                self._score(role, S_PLAY, counts + (trick == 12))
         else:
             winner = leader
             if trick == 12:
@@ -623,6 +684,8 @@ class Deal:
         self.leader = winner
         self.lead = -1
         self.trick = trick + 1
+        if self.phase == DONE:
+            return  # the goal is reached (p. 20): the rest is not played
         if trick == 12:
             for r in (ELDER, YOUNGER):
                 if won[r] == 12:
@@ -645,6 +708,13 @@ class Deal:
                 self._score(role, S_REPIQUE, 60)
             elif kind == S_PLAY and role == ELDER:
                 self._score(role, S_PIQUE, 30)
+        game = self.game
+        if game is not None and self.phase != DONE and game[role] + totals[role] >= (self.rules.goal or 0):
+            # p. 20: the first to reach the goal in the order of scoring wins the game; the deal stops.
+            other = 1 - role
+            double = game[other] + totals[other] < self.rules.double_below
+            self.events.append(Event(GAME, role, 0, game[role] + totals[role], 2 if double else 1))
+            self.phase = DONE
 
 
 # ---------------------------------------------------------------- legal actions
@@ -712,7 +782,7 @@ def set_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
         yield tuple(m for m in chosen if m)
 
 
-def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int) -> Iterator[Action]:
+def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discard: int = 1) -> Iterator[Action]:
     """The legal actions of the player to move, from what he can see: his hand, the card led."""
     if phase == PLAYING:
         playable = hand
@@ -722,7 +792,7 @@ def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int) -> Iterato
             yield PLAYS[c]
     elif phase in (ELDER_DISCARD, YOUNGER_DISCARD):
         cards = cards_of(hand)
-        for n in range(1, max_discard + 1):
+        for n in range(min_discard, max_discard + 1):
             for combo in combinations(cards, n):
                 yield Discard(sum(1 << c for c in combo))
     elif phase in (ELDER_LOOK, YOUNGER_LOOK):
@@ -741,21 +811,22 @@ def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int) -> Iterato
                 yield DeclareSets(sets)
 
 
-def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int) -> int:
+def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discard: int = 1) -> int:
     if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
         n = hand.bit_count()
-        return sum(comb(n, k) for k in range(1, max_discard + 1))
+        return sum(comb(n, k) for k in range(min_discard, max_discard + 1))
     return sum(1 for _ in legal_iter(phase, hand, lead, max_discard))
 
 
 @cache
-def _discard_weights(n: int, most: int) -> tuple[range, list[int]]:
+def _discard_weights(n: int, most: int, least: int = 1) -> tuple[range, list[int]]:
     """Sizes of discard and the cumulative number of discards of each size, for uniform sampling."""
-    sizes = range(1, most + 1)
+    sizes = range(least, most + 1)
     return sizes, list(accumulate(comb(n, k) for k in sizes))
 
 
-def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random) -> Action:
+def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random,
+                 min_discard: int = 1) -> Action:
     """A legal action chosen uniformly at random."""
     if phase == PLAYING:
         if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
@@ -763,7 +834,7 @@ def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: ran
         return PLAYS[rng.choice(cards_of(hand))]
     if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
         cards = cards_of(hand)
-        sizes, cum = _discard_weights(len(cards), max_discard)
+        sizes, cum = _discard_weights(len(cards), max_discard, min_discard)
         n = rng.choices(sizes, cum_weights=cum)[0]
         m = 0
         for c in rng.sample(cards, n):
@@ -783,12 +854,12 @@ class LegalActions:
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
 
-    def _args(self) -> tuple[Phase, Mask, int, int]:
+    def _args(self) -> tuple[Phase, Mask, int, int, int]:
         d = self.deal
         role = d.to_move
         if role is None:
-            return (DONE, 0, -1, 0)
-        return (d.phase, d.hands[role], d.lead, d.max_discard(role))
+            return (DONE, 0, -1, 0, 1)
+        return (d.phase, d.hands[role], d.lead, d.max_discard(role), d.min_discard(role))
 
     def __contains__(self, action: object) -> bool:
         try:
@@ -817,4 +888,5 @@ class LegalActions:
             return PLAYS[cards[int(rng.random() * len(cards))]]
         if d.to_move is None:
             raise IllegalAction("the deal is over")
-        return legal_sample(*self._args(), rng)
+        phase, hand, lead, most, least = self._args()
+        return legal_sample(phase, hand, lead, most, rng, least)

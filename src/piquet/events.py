@@ -30,7 +30,9 @@ CALL_SET = "call_set"  # value = 3 or 4, detail = rank
 REPLY = "reply"  # value = 0 good, 1 equal, 2 not good
 SHOW = "show"  # cards called good or equal; value = category, detail = 1 if it scores
 PLAY = "play"  # cards = the card; value = trick number (1-12)
-SCORE = "score"  # value = points; detail = index into SCORE_KINDS; cards = what counted
+SCORE = "score"  # value = points; detail = index into SCORE_KINDS; cards = what counted (if shown)
+NAME_SET = "name_set"  # a quatorze or trio named, not shown (au cent, p. 18): value = 3 or 4, detail = rank
+GAME = "game"  # the goal reached (au cent, p. 20): value = the winner's score, detail = 2 for a double game
 
 # Categories of declaration, in the order of calling.
 POINT, SEQUENCES, SETS = 0, 1, 2

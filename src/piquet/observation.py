@@ -30,6 +30,7 @@ from .events import (
     YOUNGER,
     Event,
 )
+from .rules import RUBICON, Rules
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,12 @@ class PartieContext:
     seat: str  # "A" or "B"
     dealer: str
     deal_number: int  # counted from 1
-    deals_in_partie: int
-    rules: str
-    scores: dict[str, int] = field(default_factory=dict)  # partie scores before this deal
+    deals_in_partie: int  # at a game of so many up: as many as are known (those played, and this one)
+    rules: str  # the rules' spec: name and agreements (``piquet.rules.rules_named`` reads it)
+    scores: dict[str, int] = field(default_factory=dict)  # partie scores before this deal (au cent: the game's)
     multiplier: int = 1  # how this deal counts in the partie (four-deal partie: 2)
+    games: dict[str, int] = field(default_factory=dict)  # au cent: games won before this deal, a double as two
+    game_number: int = 0  # au cent: the game this deal belongs to, from 1
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,8 @@ class Observation:
     scores: tuple[tuple[int, ...], tuple[int, ...]]
     events: tuple[Event, ...]
     partie: PartieContext | None = None
+    min_discard: int = 1  # when discarding: how few may be put out (au cent: the younger none, p. 17)
+    rules: Rules = RUBICON
 
     # ------------------------------------------------------------ derived knowledge
 
@@ -73,13 +78,15 @@ class Observation:
     def legal_actions(self) -> Iterator[Action]:
         if not self.my_turn:
             return iter(())
-        return legal_iter(self.phase, self.hand, self.lead, self.max_discard)
+        return legal_iter(self.phase, self.hand, self.lead, self.max_discard, self.min_discard)
 
     def legal_count(self) -> int:
-        return legal_count(self.phase, self.hand, self.lead, self.max_discard) if self.my_turn else 0
+        if not self.my_turn:
+            return 0
+        return legal_count(self.phase, self.hand, self.lead, self.max_discard, self.min_discard)
 
     def sample(self, rng: random.Random) -> Action:
-        return legal_sample(self.phase, self.hand, self.lead, self.max_discard, rng)
+        return legal_sample(self.phase, self.hand, self.lead, self.max_discard, rng, self.min_discard)
 
     def played(self, role: int | None = None) -> Mask:
         """Cards played so far (by one role, or by both)."""
@@ -138,6 +145,7 @@ class Observation:
             "seen_left": names(self.seen_left),
             "stock_left": self.stock_left,
             "max_discard": self.max_discard,
+            "min_discard": self.min_discard,
             "lead": None if self.lead < 0 else card_name(self.lead),
             "trick": self.trick,
             "tricks_won": {ROLES[r]: self.tricks_won[r] for r in (ELDER, YOUNGER)},
@@ -151,7 +159,8 @@ class Observation:
                 "seat": self.partie.seat, "dealer": self.partie.dealer,
                 "deal_number": self.partie.deal_number, "deals": self.partie.deals_in_partie,
                 "rules": self.partie.rules, "scores": dict(self.partie.scores),
-                "multiplier": self.partie.multiplier,
+                "multiplier": self.partie.multiplier, "games": dict(self.partie.games),
+                "game_number": self.partie.game_number,
             },
         }
 
@@ -192,6 +201,8 @@ def observe(deal: Deal, role: int, partie: PartieContext | None = None) -> Obser
         scores=(tuple(deal.scores[0]), tuple(deal.scores[1])),
         events=tuple(deal.events),
         partie=partie,
+        min_discard=deal.min_discard(role) if to_move == role else 0,
+        rules=deal.rules,
     )
 
 

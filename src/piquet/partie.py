@@ -1,15 +1,21 @@
-"""A partie: deals in turn, the dealer alternating, scored to its settlement (Laws 4, 9, 16, 71-73)."""
+"""A partie: deals in turn, the dealer alternating, scored to its settlement (Laws 4, 9, 16, 71-73).
+
+At Piquet au cent the partie is of games of a hundred up (p. 20): each deal is
+given the scores of the game in progress, stops when a player reaches a
+hundred, and the next deal begins a new game; the players deal alternately
+throughout (Law 16), whoever won the last game.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
-from .cards import Card, rank_of
-from .deal import Deal
+from .cards import Card, Mask, rank_of
+from .deal import Deal, deal_from_pack
 from .events import ELDER, YOUNGER
 from .observation import Observation, PartieContext, observe
-from .rules import RUBICON, SEATS, Rules, Settlement
+from .rules import RUBICON, SEATS, Game, Rules, Settlement
 
 
 def other_seat(seat: str) -> str:
@@ -19,12 +25,20 @@ def other_seat(seat: str) -> str:
 def cut_for_deal(rng: random.Random) -> tuple[Card, Card, str]:
     """Each player cuts a card; the higher (ace high) has the choice of deal (Law 4).
 
-    Cards of equal rank cut again.  Returns the cards cut by A and B and the winner.
+    Cards of equal rank cut again.  Returns the cards cut by A and B and the winner (the higher card);
+    at Piquet au cent the other, who cut the lower card, deals (p. 16): see ``first_dealer_after_cut``.
     """
     while True:
         a, b = rng.sample(range(32), 2)
         if rank_of(a) != rank_of(b):
             return a, b, "A" if rank_of(a) > rank_of(b) else "B"
+
+
+def first_dealer_after_cut(rules: Rules, winner: str, winner_deals: bool = True) -> str:
+    """Who deals first: the higher cut's choice (Law 4), or at Piquet au cent the lower cut (p. 16)."""
+    if not rules.higher_cut_chooses:
+        return other_seat(winner)
+    return winner if winner_deals else other_seat(winner)
 
 
 class Partie:
@@ -33,7 +47,9 @@ class Partie:
     def __init__(self, rules: Rules = RUBICON, first_dealer: str = "B", deal_by: int = 2) -> None:
         if first_dealer not in SEATS:
             raise ValueError("the dealer is seat A or B")
-        if deal_by not in (2, 3):
+        if deal_by not in rules.deal_modes:
+            if rules.deal_modes == (2,):
+                raise ValueError(f"the deal is by two cards at a time at {rules.title} (p. 16)")
             raise ValueError("the deal is by two or by three cards at a time (Law 9)")
         self.rules = rules
         self.first_dealer = first_dealer
@@ -70,14 +86,15 @@ class Partie:
         return {self.seat(index, r): d.total(r) * m for r in (ELDER, YOUNGER)}
 
     def scores_after(self) -> list[dict[str, int]]:
-        """The partie scores after each deal played so far (finished or not)."""
-        out: list[dict[str, int]] = []
-        total = {"A": 0, "B": 0}
-        for i in range(len(self.deals)):
-            s = self.deal_score(i)
-            total = {k: total[k] + s[k] for k in SEATS}
-            out.append(total)
-        return out
+        """The partie scores after each deal played so far (finished or not); au cent: the game's."""
+        return self.rules.running_scores([self.deal_score(i) for i in range(len(self.deals))])
+
+    def games(self) -> tuple[Game, ...]:
+        """At Piquet au cent: the games won so far (p. 20)."""
+        return self.rules.games(self._finished_scores())
+
+    def _finished_scores(self) -> list[dict[str, int]]:
+        return [s for s, d in zip(self.scores_after(), self.deals, strict=True) if d.is_over]
 
     @property
     def scores(self) -> dict[str, int]:
@@ -86,30 +103,52 @@ class Partie:
 
     @property
     def deals_needed(self) -> int:
-        finished = [s for s, d in zip(self.scores_after(), self.deals, strict=True) if d.is_over]
-        return self.rules.deals_needed(finished)
+        """The deals this partie runs to; at a game of so many up, those played and one more until it is won."""
+        return self.rules.deals_needed(self._finished_scores())
 
     @property
     def is_finished(self) -> bool:
         return self.current is None and len(self.deals) >= self.deals_needed
 
     def settlement(self) -> Settlement:
-        return self.rules.settle(self.scores, self.is_finished)
+        return self.rules.settlement_of(self.scores_after(), self.is_finished)
+
+    def game_scores(self) -> dict[str, int]:
+        """The scores of the game the next deal belongs to (au cent: nothing after a game is won)."""
+        after = self._finished_scores()
+        if not after or self.rules.goal is None:
+            return after[-1] if after else {"A": 0, "B": 0}
+        last = after[-1]
+        return {"A": 0, "B": 0} if max(last.values()) >= self.rules.goal else last
 
     # ------------------------------------------------------------ dealing
 
+    def next_game(self) -> tuple[int, int] | None:
+        """What the next deal is given at a game of so many up: the game's scores by role (elder, younger)."""
+        if self.rules.goal is None:
+            return None
+        index = len(self.deals)
+        scores = self.game_scores()
+        return scores[self.seat(index, ELDER)], scores[self.seat(index, YOUNGER)]
+
+    def deal_cards(self, elder: Mask, younger: Mask, stock: Sequence[Card]) -> Deal:
+        """Start the next deal with these cards, under the partie's rules (and its game's scores)."""
+        return self.add_deal(Deal(elder, younger, stock, self.rules, self.next_game()))
+
     def add_deal(self, deal: Deal) -> Deal:
-        """Start the next deal with these cards."""
+        """Start the next deal: a deal made under the partie's rules (``deal_cards`` makes one)."""
         if self.current is not None:
             raise ValueError("the deal in progress is not finished")
         if self.is_finished:
             raise ValueError("the partie is finished")
+        if deal.rules.deal_terms != self.rules.deal_terms or deal.game != self.next_game():
+            raise ValueError(f"the deal is not made under the partie's rules ({self.rules.spec}): use deal_cards")
         self.deals.append(deal)
         return deal
 
     def deal_from(self, order: Sequence[Card]) -> Deal:
         """Deal the next hand from a pack order (top first), by the partie's mode (Law 9)."""
-        return self.add_deal(Deal.from_pack(order, self.deal_by))
+        return self.deal_cards(*deal_from_pack(order, self.deal_by))
 
     def deal_shuffled(self, rng: random.Random) -> Deal:
         order = list(range(32))
@@ -121,10 +160,19 @@ class Partie:
     def context(self, seat: str) -> PartieContext:
         index = len(self.deals) - 1
         before = self.scores_after()[-2] if len(self.deals) > 1 else {"A": 0, "B": 0}
+        games: dict[str, int] = {}
+        number = 0
+        if self.rules.goal is not None:
+            d = self.deals[index]
+            by_role = dict(zip((self.seat(index, ELDER), self.seat(index, YOUNGER)), d.game or (0, 0), strict=True))
+            before = {k: by_role[k] for k in SEATS}
+            won = self.rules.games(self._finished_scores()[:index])
+            games = {k: sum(g.counts for g in won if g.winner == k) for k in SEATS}
+            number = len(won) + 1
         return PartieContext(
             seat=seat, dealer=self.dealer(index), deal_number=index + 1,
-            deals_in_partie=self.deals_needed, rules=self.rules.name, scores=dict(before),
-            multiplier=self.rules.multiplier(index),
+            deals_in_partie=self.deals_needed, rules=self.rules.spec, scores=dict(before),
+            multiplier=self.rules.multiplier(index), games=games, game_number=number,
         )
 
     def observation(self, seat: str) -> Observation:

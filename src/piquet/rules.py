@@ -1,25 +1,75 @@
-"""The partie and its settlement, as rules objects the engine is given.
+"""The rules in force, as objects the engine is given.
 
-``RUBICON`` is the six-deal partie of Laws 71-73; ``FOUR_DEAL`` the variant
-by agreement (note to Law 71).  A variant is a subclass: Piquet au cent or
-chouette can be added without touching the deal or the partie.
+``RUBICON`` is the six-deal partie of the 78 Laws (Laws 71-73); ``FOUR_DEAL``
+the variant by agreement (note to Law 71); ``AU_CENT`` Piquet au cent, the
+older game of a hundred up, by the "Laws of Piquet au cent" (p. 16-20), with
+its two options by agreement.  A variant is a subclass: the deal and the
+partie ask their rules object, and hold no flag of their own.
+
+A rules object answers three kinds of question:
+
+- of the deal: who deals after the cut, by how many cards, how few the younger
+  may discard, when a younger's carte blanche is announced, whether the elder's
+  call states what the point makes, whether quatorzes and trios are shown,
+  which cards count in play, what a point scores;
+- of the partie: how the deals' scores run on, when the partie is over, who
+  wins it and what;
+- its name and title, and ``spec``: the name with its agreements, which
+  ``rules_named`` reads back.
+
+>>> fours = rules_named("au-cent+fours")
+>>> fours.point_score(0b00011111), RUBICON.point_score(0b00011111)   # J 10 9 8 7 make 44
+(4, 5)
+>>> fours.point_score(0b11110000)   # A K Q J make 41
+4
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 SEATS = ("A", "B")
+
+#: Every card of the pack: all count in play (Law 65).
+_ALL_CARDS = (1 << 32) - 1
+#: Tens and above: the counting cards when nines, eights and sevens do not count (p. 19).
+_TENS_AND_ABOVE = sum(0x01010101 << r for r in range(3, 8))
+#: What each rank makes in the point (ace 11, court cards and ten 10, others their pips; Law 62).
+_POINT_VALUES = (7, 8, 9, 10, 10, 10, 10, 11)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of Piquet au cent: the first to a hundred wins it; before the other has fifty, double (p. 20)."""
+
+    number: int  # from 1
+    first_deal: int  # index of its first deal in the partie (from 0)
+    last_deal: int  # index of the deal in which it was won
+    scores: dict[str, int]  # when the winner reached a hundred
+    winner: str
+    double: bool
+
+    @property
+    def counts(self) -> int:
+        """A double counts as two games towards the partie (p. 20)."""
+        return 2 if self.double else 1
 
 
 @dataclass(frozen=True)
 class Settlement:
-    """How a partie ended: the winner (None for a draw), whether rubiconed, what is won."""
+    """How a partie ended: the winner (None for a draw), whether rubiconed, what is won.
+
+    At Piquet au cent the partie is of games: ``games`` lists them, ``tally``
+    counts each player's (a double as two), and ``points_won`` is None.
+    """
 
     finished: bool
     winner: str | None
     rubicon: bool
     points_won: int | None
+    games: tuple[Game, ...] = ()
+    tally: dict[str, int] = field(default_factory=dict)
 
 
 class Rules:
@@ -31,13 +81,74 @@ class Rules:
     extra_deals = 2  # on a tie each deals once more (Law 71)
     rubicon = 100
     bonus = 100
+    #: The agreements in force, by name (Piquet au cent has two, p. 19).
+    agreements: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------ the deal
+    #: Law 4: the higher cut has the choice of deal (au cent: the lower cut deals).
+    higher_cut_chooses = True
+    #: Law 9: the dealer deals by two or by three, his choice for the partie (au cent: by two).
+    deal_modes: tuple[int, ...] = (2, 3)
+    #: Law 22: the younger must discard at least one card (au cent: he need not discard).
+    younger_min_discard = 1
+    #: Law 20: a carte blanche is announced at once (au cent: the younger's after the elder's discard).
+    younger_announces_at_once = True
+    #: Law 46: the number of cards is a sufficient call (au cent: the elder states what the point makes).
+    calls_state_value = False
+    #: Law 55: what is good or equal is shown (au cent: quatorzes and trios are named, not shown).
+    sets_shown = True
+    #: Law 65: every card counts in play (au cent, by agreement: nines, eights and sevens do not).
+    counting_cards = _ALL_CARDS
+    #: A game's goal: the first to reach it wins the game, and the deal stops (au cent: a hundred).
+    goal: int | None = None
+    #: At a game of so many up: the goal reached before the adversary has this many is a double game.
+    double_below = 0
+
+    @property
+    def spec(self) -> str:
+        """The name and the agreements, as ``rules_named`` reads them: ``au-cent+small-cards``."""
+        return "+".join((self.name, *self.agreements))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __repr__(self) -> str:
+        return f"rules_named({self.spec!r})"
+
+    @property
+    def deal_terms(self) -> tuple[object, ...]:
+        """Everything the rules say of one deal: two rules with the same terms play a deal alike."""
+        return (self.younger_min_discard, self.younger_announces_at_once, self.calls_state_value, self.sets_shown,
+                self.counting_cards, self.goal, self.double_below, self.agreements)
+
+    def min_discard(self, role: int) -> int:
+        """The fewest cards the elder (role 0) or the younger (role 1) may discard (Laws 21-22)."""
+        return 1 if role == 0 else self.younger_min_discard
+
+    def point_score(self, point: int) -> int:
+        """A good point scores one for each card (Law 62)."""
+        return point.bit_count()
+
+    # ------------------------------------------------------------ the partie
 
     def multiplier(self, index: int) -> int:
         """How the deal at ``index`` (from 0) counts in the partie."""
         return 1
 
+    def running_scores(self, deal_scores: Sequence[dict[str, int]]) -> list[dict[str, int]]:
+        """The scores after each deal, from what each deal scored (as it counts): the partie's running total."""
+        out: list[dict[str, int]] = []
+        total = {"A": 0, "B": 0}
+        for s in deal_scores:
+            total = {k: total[k] + s[k] for k in SEATS}
+            out.append(total)
+        return out
+
     def deals_needed(self, scores_after: list[dict[str, int]]) -> int:
-        """How many deals this partie runs to, given the partie scores after each deal."""
+        """How many deals this partie runs to, given the partie scores after each finished deal."""
         n = self.deals
         if len(scores_after) >= n and scores_after[n - 1]["A"] == scores_after[n - 1]["B"]:
             return n + self.extra_deals
@@ -56,6 +167,14 @@ class Rules:
             return Settlement(True, winner, True, w + lose + self.bonus)
         return Settlement(True, winner, False, w - lose + self.bonus)
 
+    def settlement_of(self, scores_after: list[dict[str, int]], finished: bool) -> Settlement:
+        """The settlement from the running scores after each deal (``running_scores``)."""
+        return self.settle(scores_after[-1] if scores_after else {"A": 0, "B": 0}, finished)
+
+    def games(self, scores_after: list[dict[str, int]]) -> tuple[Game, ...]:
+        """The games won so far: none, but at a game of so many up."""
+        return ()
+
 
 class FourDealRules(Rules):
     """By agreement: four deals, the first and last counting double; extra deals single (Law 71, note)."""
@@ -68,13 +187,142 @@ class FourDealRules(Rules):
         return 2 if index in (0, self.deals - 1) else 1
 
 
+#: The agreements of Piquet au cent (p. 19), by name, with their aliases and their words.
+AGREEMENTS = {
+    "small-cards": "nines, eights and sevens are not counting cards in play",
+    "fours": "points ending in four count one less than the number of cards",
+}
+_AGREEMENT_ALIASES = {
+    "small-cards": "small-cards", "small-cards-do-not-count": "small-cards", "nines": "small-cards",
+    "fours": "fours", "points-ending-in-four": "fours", "four": "fours",
+}
+
+
+class AuCentRules(Rules):
+    """Piquet au cent (p. 16-20): a game of a hundred up, a partie of three games out of five.
+
+    The deal differs from Rubicon Piquet in these particulars: the lower cut
+    deals; the deal is by two cards at a time; a younger's carte blanche need
+    not be declared until the elder has discarded and touched the stock; the
+    younger is not obliged to discard; the elder must call what his point
+    makes, the card his sequence is to and the rank of his quatorze or trio,
+    and he abides by his call; quatorzes and trios called good are not shown.
+    By agreement (p. 19): nines, eights and sevens are not counting cards in
+    play (``small_cards_count=False``); points ending in four count one less
+    (``fours_count_less=True``).
+    """
+
+    name = "au-cent"
+    title = "Piquet au cent, a hundred up"
+    deals = 0  # a game runs to as many deals as it takes
+    extra_deals = 0
+    higher_cut_chooses = False
+    deal_modes = (2,)
+    younger_min_discard = 0
+    younger_announces_at_once = False
+    calls_state_value = True
+    sets_shown = False
+    goal = 100
+    #: A hundred before the adversary has fifty: a double game (p. 20).
+    double_below = 50
+    #: Three games out of five, a double counting two (p. 20).
+    games_to_win = 3
+
+    def __init__(self, small_cards_count: bool = True, fours_count_less: bool = False) -> None:
+        self.small_cards_count = small_cards_count
+        self.fours_count_less = fours_count_less
+        self.counting_cards = _ALL_CARDS if small_cards_count else _TENS_AND_ABOVE
+        self.agreements = tuple(name for name, on in (("small-cards", not small_cards_count),
+                                                      ("fours", fours_count_less)) if on)
+        if self.agreements:
+            self.title = f"Piquet au cent, a hundred up ({'; '.join(AGREEMENTS[a] for a in self.agreements)})"
+
+    def point_score(self, point: int) -> int:
+        """One a card; by agreement, a point that makes a number ending in four counts one less (p. 19)."""
+        n = point.bit_count()
+        if self.fours_count_less and n:
+            b = point >> (8 * ((point.bit_length() - 1) >> 3)) & 0xFF
+            if sum(_POINT_VALUES[r] for r in range(8) if b >> r & 1) % 10 == 4:
+                return n - 1
+        return n
+
+    def running_scores(self, deal_scores: Sequence[dict[str, int]]) -> list[dict[str, int]]:
+        """The score of the game in progress after each deal: a new game starts at nothing (p. 20)."""
+        out: list[dict[str, int]] = []
+        total = {"A": 0, "B": 0}
+        for s in deal_scores:
+            if out and max(total.values()) >= self.goal:
+                total = {"A": 0, "B": 0}
+            total = {k: total[k] + s[k] for k in SEATS}
+            out.append(total)
+        return out
+
+    def games(self, scores_after: list[dict[str, int]]) -> tuple[Game, ...]:
+        """The games won: a deal ends a game when its running score reaches a hundred (p. 20)."""
+        out: list[Game] = []
+        first = 0
+        for i, s in enumerate(scores_after):
+            winners = [k for k in SEATS if s[k] >= self.goal]
+            if not winners:
+                continue
+            winner = winners[0]
+            loser = "B" if winner == "A" else "A"
+            out.append(Game(len(out) + 1, first, i, dict(s), winner, s[loser] < self.double_below))
+            first = i + 1
+        return tuple(out)
+
+    def tally(self, games: Sequence[Game]) -> dict[str, int]:
+        """Games won by each, a double counting two (p. 20)."""
+        t = {"A": 0, "B": 0}
+        for g in games:
+            t[g.winner] += g.counts
+        return t
+
+    def deals_needed(self, scores_after: list[dict[str, int]]) -> int:
+        """As many as have been played, and one more until a player has won three games."""
+        done = max(self.tally(self.games(scores_after)).values()) >= self.games_to_win
+        return len(scores_after) + (0 if done else 1)
+
+    def settlement_of(self, scores_after: list[dict[str, int]], finished: bool) -> Settlement:
+        """Three games out of five, a double counting two (p. 20): the partie is won in games, not points."""
+        games = self.games(scores_after)
+        tally = self.tally(games)
+        if not finished:
+            return Settlement(False, None, False, None, games, tally)
+        winner = max(SEATS, key=lambda k: tally[k])
+        return Settlement(True, winner, False, None, games, tally)
+
+    def settle(self, scores: dict[str, int], finished: bool = True) -> Settlement:
+        raise ValueError("a partie of Piquet au cent is settled by its games, not by two scores: use settlement_of")
+
+
 RUBICON = Rules()
 FOUR_DEAL = FourDealRules()
-RULES: dict[str, Rules] = {r.name: r for r in (RUBICON, FOUR_DEAL)}
+AU_CENT = AuCentRules()
+RULES: dict[str, Rules] = {r.name: r for r in (RUBICON, FOUR_DEAL, AU_CENT)}
 
 
-def rules_named(name: str) -> Rules:
+def rules_named(name: str, agreements: Sequence[str] = ()) -> Rules:
+    """The rules of that name (``rubicon``, ``four-deal``, ``au-cent``), with the agreements given.
+
+    The agreements may also follow the name after ``+``: ``au-cent+small-cards+fours``.
+    """
+    base, *more = name.strip().split("+")
+    wanted = [*more, *agreements]
     try:
-        return RULES[name]
+        rules = RULES[base]
     except KeyError:
         raise ValueError(f"unknown rules {name!r}; known: {', '.join(RULES)}") from None
+    if not wanted:
+        return rules
+    known = set()
+    for a in wanted:
+        key = _AGREEMENT_ALIASES.get(a.strip().lower())
+        if key is None:
+            raise ValueError(f"unknown agreement {a!r}; known: "
+                             + "; ".join(f"{k} ({v})" for k, v in AGREEMENTS.items()))
+        known.add(key)
+    if not isinstance(rules, AuCentRules):
+        raise ValueError(f"the agreements {', '.join(sorted(known))} are options of Piquet au cent (p. 19), "
+                         f"not of {rules.name}")
+    return AuCentRules(small_cards_count="small-cards" not in known, fours_count_less="fours" in known)

@@ -294,7 +294,8 @@ def custom_named(name: str) -> Custom:
     try:
         return CUSTOMS[key]
     except KeyError:
-        raise ValueError(f"unknown custom {name!r}; known: {', '.join(CUSTOMS)}") from None
+        raise ValueError(f"unknown custom {name!r}; known: {', '.join(CUSTOMS)} (or book: the custom the book "
+                         "gives for the stake, p. 101)") from None
 
 
 def book_reckoning(stake: Stake) -> tuple[Stake, Custom]:

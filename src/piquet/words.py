@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from .cards import (
     RANK_MASKS,
     RANK_NAMES,
+    RANK_PLURALS,
     SUIT_NAMES,
     Mask,
     card_name,
@@ -30,7 +31,9 @@ from .events import (
     CARTE_BLANCHE,
     CARTE_BLANCHE_SHOWN,
     EXCHANGE,
+    GAME,
     LOOK,
+    NAME_SET,
     PLAY,
     POINT,
     REPLIES,
@@ -121,11 +124,19 @@ class Narrator:
             elif k == CALL_SEQUENCE:
                 yield r, f"A {_sequence_call(e.value, e.detail)}."
             elif k == CALL_SET:
-                yield r, f"{_cap(_COUNTS[e.value])} {RANK_NAMES[e.detail]}s?".replace("knaves", "knaves")
+                yield r, f"{_cap(_COUNTS[e.value])} {RANK_PLURALS[e.detail]}?"
             elif k == REPLY:
                 yield r, f"{REPLIES[e.value]}."
             elif k == SHOW:
                 yield from self._show(e)
+            elif k == NAME_SET:
+                # Piquet au cent: quatorzes and trios are named, not shown (p. 18).
+                self.count[r] += 14 if e.value == 4 else 3
+                name = f"{'Four' if e.value == 4 else 'Three'} {RANK_PLURALS[e.detail]}"
+                yield r, f"{name}: {number_words(self.count[r])}."
+            elif k == GAME:
+                double = ", a double game" if e.detail == 2 else ""
+                yield None, f"{n[r]} reaches {number_words(e.value)}: the game{double} (p. 20)."
             elif k == PLAY:
                 verb = "leads" if e.value != self._trick else "plays"
                 self._trick = e.value

@@ -253,11 +253,11 @@ def options(obs: Observation) -> list[dict[str, Any]]:
         return [{"kind": "play", "cards": [card_name(a.card) for a in obs.legal_actions()  # type: ignore[union-attr]
                                            ]}]
     if p in _DISCARDS:
-        return [{"kind": "discard", "min": 1, "max": obs.max_discard}]
+        return [{"kind": "discard", "min": obs.min_discard, "max": obs.max_discard}]
     if p in _LOOKS:
         return [{"kind": "look"}]
     category = _CATEGORY_OF[p]
-    acts = list(legal_iter(p, obs.hand, obs.lead, obs.max_discard))
+    acts = list(legal_iter(p, obs.hand, obs.lead, obs.max_discard, obs.min_discard))
     acts.sort(key=lambda a: _declaration_order(category, a), reverse=True)
     return [encode_action(a) for a in acts]
 
@@ -442,7 +442,7 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str], *, players: M
     zero = {"A": 0, "B": 0}
     return {
         "role": None, "phase": "cut", "to_move": None, "dealt": [], "hand": [], "discard": [], "taken": [],
-        "seen_left": [], "stock_left": 8, "max_discard": 0, "lead": None, "trick": 1,
+        "seen_left": [], "stock_left": 8, "max_discard": 0, "min_discard": 0, "lead": None, "trick": 1,
         "tricks_won": {"elder": 0, "younger": 0}, "scores": {"elder": dict(nothing), "younger": dict(nothing)},
         "events": [],
         "partie": {"seat": seat, "dealer": None, "deal_number": 1, "deals": rules.deals_needed([]),
