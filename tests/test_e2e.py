@@ -11,7 +11,11 @@ What is shown, by clicking in the pages as a player would (no test sends a webso
 * two browsers, a desktop and a phone-sized one, playing a four-deal partie against each other through the
   invite link, ending on the same score card and settlement; at every state, neither page holds a card of the
   other's hand (only backs, as many as he holds);
-* a table link with a wrong token, or with none, says why plainly and does not keep reconnecting.
+* a table link with a wrong token, or with none, says why plainly and does not keep reconnecting;
+* a partie of Piquet au cent with both agreements against the computer, from the lobby: no choice of deal
+  (the lower cut deals), "Keep all" for the younger, the calls in the game's words (sets named with no cards
+  drawn), the game's score and the games won in the bar, a game won and the next begun at nothing, the score
+  card of each game's deals and result, the settlement by games, the record with its agreements.
 
 Screenshots of each phase are saved to ``artefacts/e2e/`` (``NN-phase.png``, and ``FAILED-<test>.png``
 when a wait fails). The tests need ``/usr/bin/chromium`` (``apt-get install chromium``; no browser is
@@ -813,4 +817,140 @@ def test_a_wrong_token_says_so(run: Run) -> None:
         assert st["seat"] == "A" and st["status"] == "playing", st
         assert fatal.is_hidden() and page.get_by_test_id("connection").inner_text() == "Connected"
         assert len(p.hand()) == (0 if st["phase"] == "cut" else 12), st
+        run.assert_no_page_errors()
+
+
+# ---------------------------------------------------------------- Piquet au cent
+
+
+AU_CENT_SPEC = "au-cent+small-cards+fours"
+
+
+def games_card(p: Player) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]:
+    """A partie of games' score card: its deal rows (deal, mine, theirs) and its games' results (game, mine,
+    theirs)."""
+    def rows(selector: str, key: str) -> list[tuple[str, int, int]]:
+        found: list[dict[str, Any]] = p.page.eval_on_selector_all(
+            f"[data-testid=score-card] tbody tr[{selector}]",
+            f"trs => trs.map(tr => ({{key: tr.dataset.{key}, cells: [...tr.cells].map(c => c.textContent)}}))")
+        return [(r["key"], int(r["cells"][-2]), int(r["cells"][-1])) for r in found]
+
+    return rows("data-deal", "deal"), rows("data-game-won", "gameWon")
+
+
+def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
+    """Piquet au cent from the lobby, both agreements ticked, played against the computer by clicking to the end:
+    the lower cut deals with no choice, the younger keeps all his cards ("Keep all"), the calls in the game's words
+    (the point called with what it makes; quatorzes and trios named, no cards shown), the game's score and the
+    games won in the bar, a deal stopped at a hundred and the next game begun at nothing, the score card of each
+    game's deals and result, the settlement by games, the record downloaded with its agreements."""
+    server, shots = run.server, run.shots
+    p = run.player("ann-au-cent")
+    page = p.page
+    mover = Mover(seed=9)
+    rng = random.Random(9)
+    with run.guard():
+        page.goto(server.base + "/")
+        page.get_by_test_id("name-input").fill("Ann")
+        page.get_by_test_id("level-select").select_option("simple")
+        assert page.get_by_test_id("agreements").is_hidden(), "the agreements are shown for the rubicon partie"
+        page.get_by_test_id("rules-select").select_option("au-cent")
+        page.get_by_test_id("agreement-small-cards").check()
+        page.get_by_test_id("agreement-fours").check()
+        shots.take(page, "au-cent-lobby")
+        page.get_by_test_id("new-computer-game").click()
+        page.wait_for_url(re.compile(r"/t/[^/?]+\?token="))
+        table_id = page.url.split("/t/")[1].split("?")[0]
+        first = p.wait_ready()
+        assert first["phase"] != "cut" and first["rules"] == AU_CENT_SPEC, first
+        cut = p.text("cut-words")
+        assert "cut the lower card and deal" in cut and "(p. 16)" in cut, cut
+        assert "Piquet au cent" in p.text("rules") and "small cards do not count" in p.text("rules")
+        assert re.search(r"Games: You 0 \u2013 Computer \(simple\) 0 \(3 to win\)", p.text("games-tally"))
+        assert "Game (to 100):" in p.text("partie-scores")
+        shots.take(page, "au-cent-table")
+
+        kept_all = named = called = 0
+        news: list[str] = []
+        taken: set[str] = set()
+        games_seen: list[int] = []
+        for _ in range(MAX_MOVES):
+            st = p.wait_turn()
+            if st["status"] == "finished":
+                break
+            m = re.fullmatch(r"Game (\d+), deal (\d+)", p.text("deal-number"))
+            assert m, f"the bar does not say the game and the deal: {p.text('deal-number')!r}"
+            if not games_seen or games_seen[-1] != int(m.group(1)):
+                games_seen.append(int(m.group(1)))
+            if page.get_by_test_id("game-news").is_visible() and not news:
+                news.append(p.text("game-news"))
+                assert "begins at nothing" in news[0] and "reached" in news[0], news
+                opening = page.get_by_test_id("talk").locator("li.deal-start").inner_text()
+                assert f"(game {m.group(1)}, at nothing)" in opening, opening
+                shots.take(page, "au-cent-game-won")
+            talk = page.get_by_test_id("talk")
+            called += talk.locator("li", has_text=re.compile(r"Point of \w+, making [\w-]+\.")).count()
+            sets = talk.locator("li", has_text=re.compile(r"(Three|Four) \w+: [\w-]+\."))
+            for i in range(sets.count()):
+                assert sets.nth(i).locator(".chip").count() == 0, f"a set named shows cards: {sets.nth(i).inner_text()}"
+                named += 1
+            phase = st["phase"]
+            keep_all = page.get_by_test_id("keep-all")
+            if phase == "younger_discard" and p.snapshot()["version"] == st["version"]:
+                assert keep_all.is_visible(), "the younger may keep all his cards at au cent (p. 17)"
+                if not kept_all or rng.random() < 0.3:
+                    if not kept_all:
+                        shots.take(page, "au-cent-keep-all")
+                    hand = sorted(p.hand())
+                    keep_all.click()
+                    kept_all += 1
+                    p.wait_moved(st["version"], "keep all")
+                    assert sorted(p.hand()) == hand, "the hand changed when the younger kept all"
+                    continue
+            elif phase == "elder_discard":
+                assert keep_all.count() == 0, "the elder is offered to keep all"
+            if phase in ("elder_point", "younger_point", "elder_sets") and phase not in taken:
+                taken.add(phase)
+                shots.take(page, f"au-cent-{phase}")
+            p.wait_moved(st["version"], mover.move(p, st))
+        else:
+            run.fail(f"the partie of au cent did not end within {MAX_MOVES} moves")
+
+        shots.take(page, "au-cent-finished")
+        shots.take(page, "au-cent-score-card", testid="score-card")
+        assert kept_all and called and news, (kept_all, called, news)
+        assert games_seen == list(range(1, len(games_seen) + 1)) and len(games_seen) >= 2, games_seen
+        row = server.table_row(table_id)
+        assert row["rules"] == AU_CENT_SPEC and row["status"] == "finished", row
+        record = download_record(p)
+        assert record.rules == "au-cent" and record.agreements == ("small-cards", "fours")
+        partie = replay(record)
+        assert partie.is_finished and dict(partie.scores) == row["scores"]
+        deals, results = games_card(p)
+        assert deals == [(str(i + 1), partie.deal_score(i)["A"], partie.deal_score(i)["B"])
+                         for i in range(len(partie.deals))], deals
+        assert results == [(str(g.number), g.scores["A"], g.scores["B"]) for g in partie.games()], results
+        s = partie.settlement()
+        assert (int(p.text("games-mine")), int(p.text("games-theirs"))) == (s.tally["A"], s.tally["B"])
+        assert p.totals() == (row["scores"]["A"], row["scores"]["B"])
+        headline = page.get_by_test_id("finish").locator("h2").inner_text()
+        assert headline == ("You win the partie." if s.winner == "A" else "Computer (simple) wins the partie.")
+        words = p.text("settlement")
+        assert "games to" in words and "(p. 20)" in words and "points" not in words, words
+        # The replay of the partie, public now: the games told, the settlement at the last step.
+        page.get_by_test_id("replay-partie").click()
+        page.wait_for_url(re.compile(r"/t/[^/?]+/replay"))
+        replay_root = page.get_by_test_id("replay")
+        p.wait("() => document.querySelector('[data-testid=replay]').dataset.step === '0'", "the replay's first step")
+        assert replay_root.get_attribute("data-view") == "all"
+        options = page.get_by_test_id("replay-deal-select").locator("option").all_inner_texts()
+        assert len(options) == len(partie.deals) and all(", game " in o for o in options), options
+        assert "at nothing, a hundred up" in p.text("replay-what"), p.text("replay-what")
+        page.get_by_test_id("replay-last").click()
+        settled = page.get_by_test_id("replay-settlement")
+        assert settled.is_visible() and words in settled.inner_text(), settled.inner_text()
+        assert "Games won" in p.text("replay-scorecard")
+        shots.take(page, "au-cent-replay")
+        print(f"\nau cent: {len(partie.deals)} deals, {len(partie.games())} games, kept all {kept_all} times, "
+              f"{named} sets named seen, {mover.did}")
         run.assert_no_page_errors()

@@ -228,6 +228,43 @@ def test_random_full_partie(seed: int, four: bool) -> None:
     assert e.value.deal == len(rec.deals) and e.value.law == "Law 71"
 
 
+AU_CENT_SPECS = ("au-cent", "au-cent+small-cards", "au-cent+fours", "au-cent+small-cards+fours")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), deals=st.integers(1, 8), stop=st.one_of(st.none(), st.integers(0, 40)),
+       first=st.sampled_from("AB"), spec=st.sampled_from(AU_CENT_SPECS))
+def test_random_au_cent_parties_round_trip(seed: int, deals: int, stop: int | None, first: str, spec: str) -> None:
+    """Piquet au cent: games stopped at a hundred, the younger keeping his hand, the agreements (p. 16-20)."""
+    rng = random.Random(seed)
+    partie = Partie(rules_named(spec), first_dealer=first)
+    for i in range(deals):
+        if partie.is_finished:
+            break
+        deal = partie.deal_shuffled(rng)
+        play_randomly(deal, rng, stop if i == deals - 1 else None)
+    check_round_trip(partie, None, seed)
+    assert record_of(partie).agreements == rules_named(spec).agreements
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(AU_CENT_SPECS))
+def test_random_full_au_cent_partie(seed: int, spec: str) -> None:
+    rng = random.Random(seed)
+    partie = Partie(rules_named(spec))
+    while not partie.is_finished:
+        play_randomly(partie.deal_shuffled(rng), rng)
+    check_round_trip(partie, None, seed)
+    out = scores_json(replay(record_of(partie)))["partie"]
+    assert out["finished"] and max(out["tally"].values()) >= 3
+    assert out["winner"] == max("AB", key=lambda k: out["tally"][k])
+    rec = record_of(partie)
+    rec.deals.append(copy.deepcopy(rec.deals[-2]))
+    with pytest.raises(RecordError) as e:
+        replay(rec)
+    assert e.value.deal == len(rec.deals) and e.value.law == "p. 20"
+
+
 def test_every_prefix_of_a_deal_round_trips() -> None:
     rng = random.Random(7)
     for _ in range(5):

@@ -355,3 +355,28 @@ def test_atomic_save_keeps_the_old_file_on_failure(tmp_path: Path, monkeypatch: 
 def test_the_table_is_a_player() -> None:
     table = TerminalTable(Console(file=io.StringIO()), {"A": "You", "B": "Computer"})
     assert isinstance(table, Player)
+
+
+def test_a_computer_that_cannot_choose_is_reported_and_the_record_kept(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    """A fault of a level ends the game with a message, not a traceback; the record is kept to resume."""
+    from piquet.players import SimplePlayer
+
+    class Failing(SimplePlayer):
+        calls = 0
+
+        def choose(self, obs: Observation) -> Any:
+            Failing.calls += 1
+            if Failing.calls > 3:
+                raise ValueError("out of its depth")
+            return super().choose(obs)
+
+    monkeypatch.setattr(terminal, "make_player", lambda level, seed: Failing())
+    path = tmp_path / "game.json"
+    code, out, _ = play(monkeypatch, "--seed", "11", "--record", str(path))
+    flat = " ".join(out.split())
+    assert code == 1 and "Traceback" not in out
+    assert "The partie cannot go on: the computer (simple) could not choose: ValueError: out of its depth." in flat
+    assert f"piquet play --resume {path} --level simple" in flat
+    saved = load_record(path)
+    assert len(saved.deals) == 1 and saved.deals[0].elder_discard is not None

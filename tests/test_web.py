@@ -3,7 +3,8 @@
 Parties are played through the websocket against the computer and between two persons; bad
 messages are refused with the stored record unchanged; a restart mid-partie loses nothing;
 and no message a seat receives names a card the laws hide from it, checked on every message
-of a thousand random parties (through ``view()``) and of twenty played over the websocket.
+of a thousand random parties (through ``view()``; 125 of them Piquet au cent, with its agreements)
+and of twenty played over the websocket.  Piquet au cent's own server tests: ``test_web_au_cent``.
 """
 
 from __future__ import annotations
@@ -25,14 +26,14 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from piquet.actions import PLAYS, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
-from piquet.cards import card_name, card_words, cards_of, mask_of, parse_card
+from piquet.cards import RANK_MASKS, card_name, card_words, cards_of, mask_of, parse_card
 from piquet.cli import build_parser
 from piquet.deal import Deal
-from piquet.events import CARTE_BLANCHE_SHOWN, ELDER, LOOK, PLAY, SHOW
+from piquet.events import CARTE_BLANCHE_SHOWN, ELDER, LOOK, NAME_SET, PLAY, SETS, SHOW, YOUNGER
 from piquet.game import cut_rng
 from piquet.partie import Partie, cut_for_deal
 from piquet.record import PartieRecord, replay
-from piquet.rules import FOUR_DEAL, RUBICON
+from piquet.rules import AU_CENT, FOUR_DEAL, RUBICON, Rules, rules_named
 from piquet.web import app as web_app
 from piquet.web.app import create_app
 from piquet.web.protocol import (
@@ -58,10 +59,12 @@ Message = dict[str, Any]
 
 
 def public_cards(deal: Deal) -> int:
-    """The cards shown, played or announced in the public events."""
+    """The cards shown, played or announced in the public events; at Piquet au cent a quatorze or trio is
+    named, never shown (p. 18), so no cards of a set count as shown there, whatever the events say."""
     m = 0
+    sets_shown = deal.rules.name != AU_CENT.name  # what the laws say, not what the rules object answers
     for e in deal.events:
-        if e.kind in (SHOW, PLAY, CARTE_BLANCHE_SHOWN, LOOK):
+        if e.kind in (PLAY, CARTE_BLANCHE_SHOWN, LOOK) or (e.kind == SHOW and (sets_shown or e.value != SETS)):
             m |= e.cards
     return m
 
@@ -121,16 +124,16 @@ def cards_named(obj: object) -> set[str]:
 
 
 _CARD_LISTS = ("dealt", "hand", "discard", "taken", "seen_left")
-_SEPARATE = {*_CARD_LISTS, "lead", "events", "last_deal", "cut"}
+_SEPARATE = {*_CARD_LISTS, "lead", "events", "last_deal", "cut", "deal_history"}
 
 
 class HiddenChecker:
     """Checks messages: the current deal's cards against what the seat may see in it, ``last_deal``
     against the deal before, ``cut`` against the cut for deal (public)."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, rules: Rules = RUBICON) -> None:
         a, b, winner = cut_for_deal(cut_rng(seed))
-        self.cut = {"A": card_name(a), "B": card_name(b), "winner": winner}
+        self.cut = {"A": card_name(a), "B": card_name(b), "winner": winner, "lower_deals": not rules.higher_cut_chooses}
         self.checked: set[tuple[int, str]] = set()  # shared objects checked already, by id and seat
         self.kept: list[object] = []  # those objects, kept so that their ids stay theirs
         self.messages = 0
@@ -160,6 +163,13 @@ class HiddenChecker:
                 check_event(seat, e, current)
                 self.checked.add((id(e), seat))
                 self.kept.append(e)
+        # The finished deals' entries are shared by later views too: each is read once per seat.
+        for entry in v["deal_history"]:
+            if (id(entry), seat) not in self.checked:
+                leaked = cards_named(entry) - current
+                assert not leaked, f"seat {seat} was sent {sorted(leaked)} in the deal history"
+                self.checked.add((id(entry), seat))
+                self.kept.append(entry)
         assert v["cut"] == self.cut
         ld = v["last_deal"]
         if ld is not None:
@@ -217,21 +227,21 @@ def allowed_by_version(record_json: str, choice: bool) -> list[dict[str, tuple[s
     final = replay(PartieRecord.from_json(record_json))
     p = Partie(final.rules, final.first_dealer, final.deal_by)
 
-    def fresh(d: Deal) -> Deal:
-        return Deal(d.dealt[0], d.dealt[1], d.stock)
+    def deal_again(d: Deal) -> None:  # the same cards, dealt under the partie's rules (and its game, at au cent)
+        p.deal_cards(d.dealt[0], d.dealt[1], d.stock)
 
     out: list[dict[str, tuple[set[str], set[str]]]] = [allowed_now(Partie(final.rules))] if choice else []
 
     def snapshot() -> None:
         out.append(allowed_now(p))
 
-    p.add_deal(fresh(final.deals[0]))
+    deal_again(final.deals[0])
     snapshot()
     for i, d in enumerate(final.deals):
         for action in d.history:
             p.deals[i].apply(action)
             if p.deals[i].is_over and i + 1 < len(final.deals):
-                p.add_deal(fresh(final.deals[i + 1]))
+                deal_again(final.deals[i + 1])
             snapshot()
     return out
 
@@ -323,25 +333,46 @@ def card_index(name: str) -> int:
 # ---------------------------------------------------------------- VIEW and hidden information
 
 
+#: Piquet au cent with each of its agreements (p. 19), in turn, for the parties of the hidden-card check.
+AU_CENT_RULES = tuple(rules_named(spec) for spec in ("au-cent", "au-cent+small-cards", "au-cent+fours",
+                                                     "au-cent+small-cards+fours"))
+
+
+def thousand_rules(n: int) -> Rules:
+    """The rules of party ``n`` of the thousand: one in eight Piquet au cent (its agreements in turn; its
+    parties run to about four times as many deals), the rest rubicon and four-deal parties."""
+    if n % 8 == 7:
+        return AU_CENT_RULES[n // 8 % 4]
+    return FOUR_DEAL if n % 2 else RUBICON
+
+
 def test_hidden_information_in_every_view_of_a_thousand_parties() -> None:
-    """view() for both seats at the start and after every action of 1000 random parties (half of them
-    four-deal parties), checked card by card against what each seat may see; each action is chosen
-    from the VIEW's options and goes through the ACTION JSON; a few refused probes (cards not held,
-    out of turn) are checked too."""
+    """view() for both seats at the start and after every action of 1000 random parties (125 of them
+    Piquet au cent, with and without its agreements: more than a third of the deals; of the rest half
+    four-deal parties), checked card by card against what each seat may see; each action is chosen from the VIEW's
+    options and goes through the ACTION JSON; a few refused probes (cards not held, out of turn) are checked
+    too.  At Piquet au cent, also: a quatorze or trio named never shows its cards to the other seat, and
+    a younger's carte blanche is not told to the elder before his discard (``check_au_cent_secrets``)."""
     start = time.process_time()
     rng = random.Random(2024)
     messages = 0
+    deals = {"rubicon": 0, "au-cent": 0}
+    named = 0
     for n in range(1000):
         seed = 10_000 + n
-        table = make_table(seed, FOUR_DEAL if n % 2 else RUBICON, persons=n % 4 < 2)
-        checker = HiddenChecker(seed)
+        rules = thousand_rules(n)
+        table = make_table(seed, rules, persons=n % 16 < 8)
+        checker = HiddenChecker(seed, rules)
         views: dict[str, dict[str, Any]] = {}
+        sets_seen: set[tuple[int, int]] = set()
         while True:
             allowed = allowed_now(table.partie)
             for s in "AB":
                 cur, prev = allowed[s]
                 views[s] = table.view(s)
                 checker.check(s, state_message(table.version, s, views[s]), cur, prev)
+            if rules.goal is not None:
+                named += check_au_cent_secrets(table, views, sets_seen)
             if table.finished:
                 break
             seat = table.to_move()
@@ -352,12 +383,48 @@ def test_hidden_information_in_every_view_of_a_thousand_parties() -> None:
             action = decode_action(json.loads(json.dumps(random_action(views[seat], rng))))
             table.apply(seat, action, table.version)
         messages += checker.messages
-        if n % 100 == 0:  # the record rebuilds the same table
+        deals["rubicon" if rules.goal is None else "au-cent"] += len(table.partie.deals)
+        if n % 100 in (0, 7):  # the record rebuilds the same table
             again = Table.from_record(table.id, table.seats, table.record_json(), table.opponent)
             assert again.version == table.version and again.scores == table.scores and again.finished
+            assert again.partie.rules == rules
     elapsed = time.process_time() - start
-    print(f"\n1000 parties, {messages} messages checked in {elapsed:.1f} s of CPU")
-    assert messages > 300_000
+    print(f"\n1000 parties, {deals} deals, {messages} messages checked ({named} sets named at au cent) "
+          f"in {elapsed:.1f} s of CPU")
+    assert messages > 300_000 and deals["au-cent"] > 0.3 * sum(deals.values()) and named > 1000
+
+
+def check_au_cent_secrets(table: Table, views: dict[str, dict[str, Any]], seen: set[tuple[int, int]]) -> int:
+    """Piquet au cent's own secrets, in both seats' views of the deal in play, from the deal itself: a
+    quatorze or trio is named, not shown (p. 18), so when it is named the cards of its rank that its holder
+    kept are in no view of the other seat unless the laws showed them otherwise (played, in a point or a
+    sequence, looked at in the stock); and a younger's carte blanche is not declared until the elder has
+    discarded (p. 16).  (``public_cards`` counts no set as shown at au cent, so the hidden-card check covers
+    every later message too.)  ``seen``: the sets checked already, by deal and event.  Returns how many
+    were named in this view."""
+    partie = table.partie
+    i = len(partie.deals) - 1
+    deal = partie.deals[i]
+    named = 0
+    for k, e in enumerate(deal.events):
+        if e.kind != NAME_SET or (i, k) in seen:
+            continue
+        seen.add((i, k))
+        named += 1
+        kept = (deal.dealt[e.role] & ~deal.discards[e.role]) | mask_of(deal.taken(e.role))
+        assert (RANK_MASKS[e.detail] & kept).bit_count() >= e.value
+        secret = {card_name(c) for c in cards_of(RANK_MASKS[e.detail] & kept)} - allowed_in_deal(
+            deal, public_cards(deal))[1 - e.role]
+        other = partie.seat(i, 1 - e.role)
+        v = views[other]  # the deal in play (the cut and the last deal are other cards)
+        shown = cards_named({key: x for key, x in v.items() if key not in ("cut", "last_deal")})
+        assert not secret & shown, f"{other} was shown {sorted(secret & shown)} of a set named, not shown"
+        assert all(x["cards"] == [] for x in v["events"] if x["kind"] == "name_set" or (
+            x["kind"] == "score" and x["detail"] == 3)), "a set named, or its score, names cards"
+    if deal.carte_blanche[YOUNGER] and deal.elder_takes < 0:
+        told = [e for e in views[partie.seat(i, ELDER)]["events"] if e["kind"].startswith("carte_blanche")]
+        assert not told, f"the younger's carte blanche was told to the elder before his discard: {told}"
+    return named
 
 
 def probe(table: Table, seat: str, rng: random.Random, checker: HiddenChecker) -> None:
@@ -407,10 +474,11 @@ def test_the_checker_sees_a_leak() -> None:
 
 
 def test_the_view_is_the_observation_and_more() -> None:
-    """view() works out the observation and the partie's scores once: it must give what the core gives."""
+    """view() works out the observation and the partie's scores once: it must give what the core gives (a third
+    of the parties Piquet au cent, whose context has the game's scores and the games won)."""
     rng = random.Random(8)
     for seed in range(30):
-        table = make_table(seed, FOUR_DEAL if seed % 3 == 0 else RUBICON)
+        table = make_table(seed, (FOUR_DEAL, AU_CENT_RULES[seed // 3 % 4], RUBICON)[seed % 3])
         while True:
             for seat in "AB":
                 v = view(table.partie, seat, players=table.names)
@@ -421,6 +489,7 @@ def test_the_view_is_the_observation_and_more() -> None:
                 if table.partie.is_finished:
                     s = table.partie.settlement()
                     assert (v["settlement"]["winner"], v["settlement"]["points"]) == (s.winner, s.points_won)
+                    assert v["settlement"]["tally"] == s.tally
             if table.finished:
                 break
             s = table.to_move()
@@ -518,8 +587,9 @@ def check_log(seat: str, log: list[Message], seed: int, record_json: str, person
 
     ``persons``: the seats of persons (the winner of the cut among them chose whether to deal, version 1).
     """
-    allowed = allowed_by_version(record_json, cut_for_deal(cut_rng(seed))[2] in persons)
-    checker = HiddenChecker(seed)
+    rules = replay(PartieRecord.from_json(record_json)).rules
+    allowed = allowed_by_version(record_json, rules.higher_cut_chooses and cut_for_deal(cut_rng(seed))[2] in persons)
+    checker = HiddenChecker(seed, rules)
     version = 0
     for msg in log:
         if msg["type"] == "state":
@@ -584,8 +654,8 @@ def test_twenty_parties_over_the_websocket(client: TestClient, db: str) -> None:
     assert checked > 3000
 
 
-def play_two_persons(client: TestClient, db: str, seed: int) -> int:
-    t = new_table(client, opponent="person", rules="rubicon", name="Ann", seed=seed)
+def play_two_persons(client: TestClient, db: str, seed: int, rules: str = "rubicon") -> int:
+    t = new_table(client, opponent="person", rules=rules, name="Ann", seed=seed)
     rng = random.Random(seed)
     logs: dict[str, list[Message]] = {"A": [], "B": []}
     with client.websocket_connect(ws_path(t)) as wa:

@@ -62,17 +62,17 @@ def steps(record_json: str) -> Iterator[tuple[int, Partie]]:
     final = replay(PartieRecord.from_json(record_json))
     p = Partie(final.rules, final.first_dealer, final.deal_by)
 
-    def fresh(d: Deal) -> Deal:
-        return Deal(d.dealt[ELDER], d.dealt[YOUNGER], d.stock)
+    def deal_again(d: Deal) -> None:  # the same cards, under the partie's rules (and its game, at au cent)
+        p.deal_cards(d.dealt[ELDER], d.dealt[YOUNGER], d.stock)
 
-    p.add_deal(fresh(final.deals[0]))
+    deal_again(final.deals[0])
     step = 0
     yield step, p
     for i, d in enumerate(final.deals):
         for action in d.history:
             p.deals[i].apply(action)
             if p.deals[i].is_over and i + 1 < len(final.deals):
-                p.add_deal(fresh(final.deals[i + 1]))
+                deal_again(final.deals[i + 1])
             step += 1
             yield step, p
 
@@ -213,7 +213,7 @@ def check_seat_replay(doc: dict[str, Any], seat: str, record_json: str) -> int:
         assert len(d["dealt"][seat]) == 12
     assert not cards_named({k: v for k, v in doc.items() if k not in ("frames", "deals", "cut")})
     if "cut" in doc:  # the cards cut for deal are public (Law 4), as in the VIEW
-        assert set(doc["cut"]) == {"A", "B", "winner"}
+        assert set(doc["cut"]) == {"A", "B", "winner", "lower_deals"}
     return cards
 
 
@@ -297,7 +297,7 @@ def insert(db: str, table: Table, status: str, tokens: dict[str, str] | None = N
     tokens = tokens or {}
     seats = {s: SeatRow("human" if s in tokens else "computer", NAMES[s], None if s in tokens else "random",
                         hash_token(tokens[s]) if s in tokens else None, True) for s in "AB"}
-    row = TableRow(id=table_id or table.id, created=time.time(), updated=time.time(), rules=table.partie.rules.name,
+    row = TableRow(id=table_id or table.id, created=time.time(), updated=time.time(), rules=table.partie.rules.spec,
                    opponent="person" if tokens else "computer", seed=table.seed, status=status,
                    version=table.version, scores=table.scores, seats=seats,
                    record=table.record_json() if record is None else record)
@@ -327,7 +327,7 @@ def test_a_finished_partie_over_http(client: TestClient, db: str) -> None:
         # The table's version counts the person's choice of deal, when he won the cut: no step of the replay.
         assert doc["actions"] == actions and version - actions in (0, 1) and doc["steps"] == actions + 1
         assert version == log[-1]["version"]
-        assert doc["cut"] == {"A": card_name(a), "B": card_name(b), "winner": winner}
+        assert doc["cut"] == {"A": card_name(a), "B": card_name(b), "winner": winner, "lower_deals": False}
         last = doc["frames"][-1]
         assert last["totals"]["partie"] == final.scores == log[-1]["view"]["totals"]["partie"]
         assert all(len(f["hands"]) == 2 for f in doc["frames"])

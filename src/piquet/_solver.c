@@ -9,17 +9,21 @@
  *     - B * (younger's points to come): the elder maximises, the younger
  *     minimises;
  *   - Law 65: one point for each card led, one to the second player when he
- *     wins the trick, one more for the last trick; Law 66: ten for the cards,
- *     forty for a capot; Laws 68-69: the elder's pique, thirty more, when his
- *     play points reach `need` before the younger scores in play;
+ *     wins the trick, one more for the last trick; only the counting cards
+ *     score for a lead or a trick won (Piquet au cent by agreement: tens and
+ *     above, p. 19), the last trick's one more is always scored; Law 66: ten
+ *     for the cards, forty for a capot; Laws 68-69: the elder's pique, thirty
+ *     more, when his play points reach `need` before the younger scores in play;
  *   - fail-soft alpha-beta driven by zero-window tests (MTD(f));
  *   - a transposition table at trick boundaries, keyed on each suit's
  *     relative layout (which player holds each card still in play, lowest
- *     first), the four layouts sorted (suits are interchangeable: there are no
- *     trumps), the leader, the tricks won as far as the cards can tell them
- *     apart, and the pique still needed;
+ *     first) and how many of its cards in play do not count, the four suit
+ *     codes sorted (suits are interchangeable: there are no trumps), the
+ *     leader, the tricks won as far as the cards can tell them apart, and the
+ *     pique still needed;
  *   - one card of each run of equivalent cards (adjacent among the cards of
- *     the suit still in play, held by the same player);
+ *     the suit still in play, held by the same player, on the same side of
+ *     the line between the cards that count and those that do not);
  *   - move ordering: the table's best lead first, then sure winners, then the
  *     rest highest first; for the second player the cheapest winner first.
  *
@@ -97,7 +101,7 @@ typedef struct {
     uint64_t key;
     uint32_t gen;   /* the search that wrote it: older entries are stale */
     int32_t lo, hi; /* lower and upper bounds */
-    uint16_t move;  /* best lead: suit layout << 3 | rank among the suit's cards in play */
+    uint16_t move;  /* best lead: suit code << 3 | rank among the suit's cards in play */
     uint8_t depth;  /* cards in each hand: the bigger the subtree, the more worth keeping */
 } Entry;
 
@@ -151,11 +155,24 @@ static inline Entry *victim(uint64_t key)
 /* ------------------------------------------------------------------ the search */
 
 static int32_t A, B;      /* weights of the elder's and the younger's points */
+static uint32_t counting; /* the cards that score when led or winning a trick */
+static int cnt[4];        /* each suit's counting cards as a byte (from some rank up) */
 static uint64_t nodes;    /* nodes visited by the current search */
+
+#define COUNTS(c) ((int)(counting >> (c) & 1))
+
+/* The lowest rank of each run of equivalent cards of `mine`, runs split at the counting line of suit s. */
+static inline int reps_of(int mine, int theirs, int s)
+{
+    int c = cnt[s], n = 255 & ~c;
+    return run_reps[(mine & n) << 8 | (theirs & n)] | run_reps[(mine & c) << 8 | (theirs & c)];
+}
 
 /* Play points to `role`, weighted; the elder's pique when he reaches *need (Laws 68-69). */
 static inline int32_t score(int role, int pts, int *need)
 {
+    if (!pts)
+        return 0;
     if (role == ELDER) {
         if (*need) {
             if (pts >= *need) {
@@ -197,7 +214,7 @@ static int lead_order(uint32_t hl, uint32_t ho, int *moves)
         rest[s] = 0;
         if (!mine)
             continue;
-        int reps = run_reps[mine << 8 | theirs];
+        int reps = reps_of(mine, theirs, s);
         if (mine > theirs) { /* the top run holds the best card in play */
             int top = highest_bit((uint32_t)reps);
             moves[n++] = s * 8 + top;
@@ -222,7 +239,7 @@ static int reply_order(uint32_t hf, uint32_t hl, int lead, int *moves)
     int mine = hf >> (8 * s) & 255;
     if (mine) {
         int theirs = (hl >> (8 * s) & 255) | 1 << (lead & 7);
-        int reps = run_reps[mine << 8 | theirs];
+        int reps = reps_of(mine, theirs, s);
         int above = reps & ~((2 << (lead & 7)) - 1);
         if (above) {
             int w = __builtin_ctz((unsigned)above);
@@ -240,7 +257,7 @@ static int reply_order(uint32_t hf, uint32_t hl, int lead, int *moves)
         low[t] = high[t] = 0;
         if (!m)
             continue;
-        int reps = run_reps[m << 8 | th];
+        int reps = reps_of(m, th, t);
         if (m > th) {
             high[t] = 1 << highest_bit((uint32_t)reps);
             reps &= ~high[t];
@@ -268,10 +285,10 @@ static int32_t lead_node(uint32_t h0, uint32_t h1, int leader, int t0, int t1, i
     int n = __builtin_popcount(h0);
     if (n == 1) { /* the last trick plays itself */
         int cl = highest_bit(leader == ELDER ? h0 : h1), cf = highest_bit(leader == ELDER ? h1 : h0);
-        int32_t v = score(leader, 1, &need);
+        int32_t v = score(leader, COUNTS(cl), &need);
         int winner = leader, pts = 1;
         if (cf >> 3 == cl >> 3 && cf > cl)
-            winner = 1 - leader, pts = 2;
+            winner = 1 - leader, pts = COUNTS(cf) + 1;
         v += score(winner, pts, &need);
         return v + cards_value(t0 + (winner == ELDER), t1 + (winner == YOUNGER));
     }
@@ -279,14 +296,17 @@ static int32_t lead_node(uint32_t h0, uint32_t h1, int leader, int t0, int t1, i
         need = 0;
 
     uint16_t codes[4], s[4];
+    uint32_t both = h0 | h1;
     for (int i = 0; i < 4; i++)
-        s[i] = codes[i] = rel_code[(h0 >> (8 * i) & 255) << 8 | (h1 >> (8 * i) & 255)];
-    /* sort the four layouts (a sorting network): suits are interchangeable */
+        s[i] = codes[i] = (uint16_t)(rel_code[(h0 >> (8 * i) & 255) << 8 | (h1 >> (8 * i) & 255)]
+                                     | __builtin_popcount(both >> (8 * i) & 255 & ~cnt[i]) << 9);
+    /* sort the four suit codes (a sorting network): suits are interchangeable */
 #define SWAP(i, j) do { if (s[i] > s[j]) { uint16_t x = s[i]; s[i] = s[j]; s[j] = x; } } while (0)
     SWAP(0, 1); SWAP(2, 3); SWAP(0, 2); SWAP(1, 3); SWAP(1, 2);
 #undef SWAP
-    uint64_t key = (uint64_t)s[0] | (uint64_t)s[1] << 9 | (uint64_t)s[2] << 18 | (uint64_t)s[3] << 27
-                   | (uint64_t)leader << 36 | (uint64_t)trick_class[t0][t1] << 37 | (uint64_t)need << 43;
+    /* 13 bits a suit; need <= 13 here (4 bits) */
+    uint64_t key = (uint64_t)s[0] | (uint64_t)s[1] << 13 | (uint64_t)s[2] << 26 | (uint64_t)s[3] << 39
+                   | (uint64_t)leader << 52 | (uint64_t)trick_class[t0][t1] << 53 | (uint64_t)need << 59;
 
     Entry *e = probe(key);
     if (e) {
@@ -304,7 +324,7 @@ static int32_t lead_node(uint32_t h0, uint32_t h1, int leader, int t0, int t1, i
         int code = e->move >> 3, i = e->move & 7, su = 0;
         while (su < 3 && codes[su] != code)
             su++;
-        int c = su * 8 + select_rank[(h0 | h1) >> (8 * su) & 255][i];
+        int c = su * 8 + select_rank[both >> (8 * su) & 255][i];
         for (int j = 0; j < nm; j++) {
             if (moves[j] == c) {
                 memmove(moves + 1, moves, (size_t)j * sizeof(int));
@@ -314,14 +334,14 @@ static int32_t lead_node(uint32_t h0, uint32_t h1, int leader, int t0, int t1, i
         }
     }
 
-    int nd = need;
-    int32_t pv = score(leader, 1, &nd), g, v;
+    int32_t g, v;
     int best = moves[0];
     if (leader == ELDER) {
         int32_t a = alpha;
         g = -INF;
         for (int j = 0; j < nm; j++) {
-            int c = moves[j];
+            int c = moves[j], nd = need;
+            int32_t pv = score(ELDER, COUNTS(c), &nd);
             v = pv + reply_node(h0 & ~(1u << c), h1, ELDER, c, t0, t1, nd, a - pv, beta - pv, -1);
             if (v > g) {
                 g = v, best = c;
@@ -335,7 +355,8 @@ static int32_t lead_node(uint32_t h0, uint32_t h1, int leader, int t0, int t1, i
         int32_t b = beta;
         g = INF;
         for (int j = 0; j < nm; j++) {
-            int c = moves[j];
+            int c = moves[j], nd = need;
+            int32_t pv = score(YOUNGER, COUNTS(c), &nd);
             v = pv + reply_node(h0, h1 & ~(1u << c), YOUNGER, c, t0, t1, nd, alpha - pv, b - pv, -1);
             if (v < g) {
                 g = v, best = c;
@@ -348,7 +369,7 @@ static int32_t lead_node(uint32_t h0, uint32_t h1, int leader, int t0, int t1, i
     }
 
     int su = best >> 3;
-    int below = ((h0 | h1) >> (8 * su) & 255) & ((1 << (best & 7)) - 1);
+    int below = (both >> (8 * su) & 255) & ((1 << (best & 7)) - 1);
     uint16_t move = (uint16_t)(codes[su] << 3 | __builtin_popcount((unsigned)below));
     if (!e) {
         e = victim(key);
@@ -382,9 +403,9 @@ static int32_t reply_node(uint32_t h0, uint32_t h1, int leader, int lead, int t0
     for (int j = 0; j < nm; j++) {
         int c = moves[j], nd = need, winner, pts, n0 = t0, n1 = t1;
         if (c >> 3 == lead >> 3 && c > lead) /* the second player wins the trick */
-            winner = follower, pts = last ? 2 : 1;
+            winner = follower, pts = COUNTS(c) + last;
         else
-            winner = leader, pts = last ? 1 : 0;
+            winner = leader, pts = last;
         v = pts ? score(winner, pts, &nd) : 0;
         if (winner == ELDER)
             n0++;
@@ -436,7 +457,7 @@ static int32_t test(const State *p, int c, int32_t alpha, int32_t beta)
     else
         h1 &= ~(1u << c);
     int nd = p->need;
-    int32_t pv = score(p->leader, 1, &nd);
+    int32_t pv = score(p->leader, COUNTS(c), &nd);
     return pv + reply_node(h0, h1, p->leader, c, p->t0, p->t1, nd, alpha - pv, beta - pv, -1);
 }
 
@@ -457,18 +478,23 @@ static int32_t mtd(const State *p, int c, int32_t guess)
 
 static int parse_state(PyObject *args, State *p)
 {
-    unsigned long h0, h1;
-    if (!PyArg_ParseTuple(args, "kkiiiiiii", &h0, &h1, &p->leader, &p->lead, &p->t0, &p->t1, &p->need, &A, &B))
+    unsigned long h0, h1, count;
+    if (!PyArg_ParseTuple(args, "kkiiiiiiik", &h0, &h1, &p->leader, &p->lead, &p->t0, &p->t1, &p->need, &A, &B,
+                          &count))
         return 0;
     p->h0 = (uint32_t)h0, p->h1 = (uint32_t)h1;
+    counting = (uint32_t)count;
+    for (int s = 0; s < 4; s++)
+        cnt[s] = counting >> (8 * s) & 255;
     nodes = 0;
     new_generation();
     return 1;
 }
 
 PyDoc_STRVAR(solve_doc,
-"solve(h0, h1, leader, lead, t0, t1, need, a, b) -> (value, nodes)\n\n"
-"The best-play value to come, a * elder's points - b * younger's, and the nodes searched.");
+"solve(h0, h1, leader, lead, t0, t1, need, a, b, counting) -> (value, nodes)\n\n"
+"The best-play value to come, a * elder's points - b * younger's, and the nodes searched;\n"
+"`counting` holds the cards that score when led or winning a trick (in each suit, from some rank up).");
 
 static PyObject *solve(PyObject *self, PyObject *args)
 {
@@ -481,7 +507,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
 }
 
 PyDoc_STRVAR(children_doc,
-"children(h0, h1, leader, lead, t0, t1, need, a, b) -> ([(card, value), ...], nodes)\n\n"
+"children(h0, h1, leader, lead, t0, t1, need, a, b, counting) -> ([(card, value), ...], nodes)\n\n"
 "The value of one card of each run the player to play may play, sharing one table.");
 
 static PyObject *children(PyObject *self, PyObject *args)
@@ -526,5 +552,11 @@ PyMODINIT_FUNC PyInit__csolver(void)
     build_tables();
     if (!table && !table_init())
         return PyErr_NoMemory();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* ABI 2: the drivers take the counting cards (solver.py checks it, so a stale build is never misused) */
+    if (m && PyModule_AddIntConstant(m, "ABI", 2) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

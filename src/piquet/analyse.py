@@ -60,7 +60,7 @@ class CardAnalysis:
 
 def analyse_deal(deal: Deal, index: int, partie: Partie) -> Iterator[CardAnalysis]:
     """Every card played in ``deal`` (number ``index`` in ``partie``), valued double dummy."""
-    again = Deal(deal.dealt[0], deal.dealt[1], deal.stock)
+    again = Deal(deal.dealt[0], deal.dealt[1], deal.stock, deal.rules, deal.game)
     for action in deal.history:
         if isinstance(action, Play):
             role = again.to_move

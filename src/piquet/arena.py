@@ -4,15 +4,19 @@ A *mirrored pair* is two parties on the same seed, so the same cut and the
 same cards in every deal, with the players' seats swapped: whatever luck the
 cards bring one player in the first partie, the other has in the second.  The
 first dealer is the winner of the cut in both (every computer level elects to
-deal, p. 108) and the deal is by twos, so only the players differ.
+deal, p. 108), or at Piquet au cent the lower cut (p. 16), and the deal is by
+twos, so only the players differ.
 
 The unit of measurement is the pair: the mean points won per partie, its 95%
 interval (normal, from the spread of the pairs), win, draw and rubicon rates,
 and what each player scored per deal in each part of the game (point,
-sequences, sets, play, cards, pique, repique, and carte blanche).  Pairs are
-shared among worker processes; each pair's seeds come from the arena seed and
-the pair's number alone, so a seed gives the same report on any number of
-cores.
+sequences, sets, play, cards, pique, repique, and carte blanche).  A partie of
+Piquet au cent is won in games, not points (p. 20): there the report gives
+the parties won, the games won per partie (a double counting two) and their
+margin, the double games, and the deals per partie, each with its 95%
+interval.  Pairs are shared among worker processes; each pair's seeds come
+from the arena seed and the pair's number alone, so a seed gives the same
+report on any number of cores.
 
 >>> r = run_arena("simple", "random", parties=2, seed=1, workers=1)
 >>> r.pairs, len(r.results)
@@ -38,7 +42,7 @@ from .events import ELDER, SCORE_KINDS, YOUNGER
 from .game import PartieRunner, cut_rng
 from .levels import level_named, make_player
 from .odds import wilson
-from .partie import Partie, cut_for_deal
+from .partie import Partie, cut_for_deal, first_dealer_after_cut
 from .rules import RUBICON, Rules, rules_named
 
 #: Seats: the first player of a pair sits at A in the pair's first partie and at B in its second.
@@ -71,6 +75,9 @@ class PartieResult:
     decisions: tuple[int, int] = (0, 0)  # actions chosen by each player
     seconds: tuple[float, float] = (0.0, 0.0)  # time each player spent choosing
     deal_results: tuple[DealResult, ...] = ()
+    games: tuple[int, int] = (0, 0)  # au cent: games won by each player, a double counting two (p. 20)
+    doubles: tuple[int, int] = (0, 0)  # au cent: double games won by each player
+    games_played: int = 0  # au cent: games played in the partie
 
 
 class _Timed:
@@ -110,7 +117,7 @@ def play_partie(levels: tuple[str, str], seed: int, pair: int, mirrored: bool, r
     seat_of = _SEATINGS[int(mirrored)]  # seat_of[player]
     players = {seat_of[i]: _Timed(make_player(levels[i], player_seed(seed, pair, i, mirrored))) for i in (0, 1)}
     _, _, winner_seat = cut_for_deal(cut_rng(pseed))
-    partie = Partie(rules, first_dealer=winner_seat, deal_by=2)
+    partie = Partie(rules, first_dealer=first_dealer_after_cut(rules, winner_seat), deal_by=2)
     PartieRunner(players, pseed, rules, partie).run()
     comps = [[0] * len(SCORE_KINDS), [0] * len(SCORE_KINDS)]
     deal_results = []
@@ -130,11 +137,14 @@ def play_partie(levels: tuple[str, str], seed: int, pair: int, mirrored: bool, r
     winner = None if s.winner is None else seat_of.index(s.winner)
     points = 0 if winner is None else (won if winner == 0 else -won)
     timed = [players[seat_of[i]] for i in (0, 1)]
+    games = tuple(s.tally.get(seat_of[i], 0) for i in (0, 1))
+    doubles = tuple(sum(1 for g in s.games if g.double and g.winner == seat_of[i]) for i in (0, 1))
     return PartieResult(
         pair=pair, mirrored=mirrored, points=points, winner=winner, rubicon=s.rubicon, deals=len(partie.deals),
         components=(tuple(comps[0]), tuple(comps[1])),
         decisions=(timed[0].decisions, timed[1].decisions), seconds=(timed[0].seconds, timed[1].seconds),
-        deal_results=tuple(deal_results),
+        deal_results=tuple(deal_results), games=(games[0], games[1]), doubles=(doubles[0], doubles[1]),
+        games_played=len(s.games),
     )
 
 
@@ -188,22 +198,41 @@ class ArenaReport:
     def pairs(self) -> int:
         return len(self.results) // 2
 
+    @property
+    def in_games(self) -> bool:
+        """Whether the partie is won in games (Piquet au cent, p. 20), not settled in points."""
+        return rules_named(self.rules).goal is not None
+
+    def pair_means(self, f: Callable[[PartieResult], float]) -> list[float]:
+        """The mean of ``f`` over the parties of each mirrored pair, one figure per pair."""
+        by_pair: dict[int, list[float]] = {}
+        for r in self.results:
+            by_pair.setdefault(r.pair, []).append(f(r))
+        return [sum(v) / len(v) for _, v in sorted(by_pair.items())]
+
     def pair_points(self) -> list[float]:
         """Mean points per partie of the first player, one figure per mirrored pair."""
-        by_pair: dict[int, list[int]] = {}
-        for r in self.results:
-            by_pair.setdefault(r.pair, []).append(r.points)
-        return [sum(v) / len(v) for _, v in sorted(by_pair.items())]
+        return self.pair_means(lambda r: r.points)
 
     def points(self) -> tuple[float, float]:
         """Mean points won per partie by the first player, with the half-width of the 95% interval."""
         return mean_interval(self.pair_points())
+
+    def games(self) -> tuple[float, float]:
+        """Au cent: the first player's games won less the second's per partie (a double two), and the 95% half-width."""
+        return mean_interval(self.pair_means(lambda r: r.games[0] - r.games[1]))
+
+    def margin(self) -> float:
+        """What the first player wins per partie: points, or at Piquet au cent games (the ladder's rating)."""
+        return self.games()[0] if self.in_games else self.points()[0]
 
     def count(self, predicate: Callable[[PartieResult], bool]) -> int:
         return sum(1 for r in self.results if predicate(r))
 
     def summary(self) -> dict[str, Any]:
         """Everything the report prints, as plain data (``--json``)."""
+        if self.in_games:
+            return self._games_summary()
         n = len(self.results)
         deals = sum(r.deals for r in self.results)
         mean, half = self.points()
@@ -228,6 +257,37 @@ class ArenaReport:
             }
         out["draw_rate"] = _rate(self.count(lambda r: r.winner is None), n)
         return out
+
+    def _games_summary(self) -> dict[str, Any]:
+        """The report at Piquet au cent: parties won, games won per partie and their margin, doubles, deals."""
+        n = len(self.results)
+        deals = sum(r.deals for r in self.results)
+        out: dict[str, Any] = {
+            "players": list(self.levels), "seed": self.seed, "rules": self.rules, "in_games": True,
+            "pairs": self.pairs, "parties": n, "deals": deals, "games": sum(r.games_played for r in self.results),
+            "games_per_partie": _interval(*self.games()),
+            "deals_per_partie": _interval(*mean_interval(self.pair_means(lambda r: r.deals))),
+            "seconds": round(self.seconds, 1),
+        }
+        for i, level in enumerate(self.levels):
+            decisions = sum(r.decisions[i] for r in self.results)
+            secs = sum(r.seconds[i] for r in self.results)
+            out[f"player{i + 1}"] = {
+                "level": level,
+                "win_rate": _rate(self.count(lambda r, i=i: r.winner == i), n),  # type: ignore[misc]
+                "games_per_partie": _interval(*mean_interval(self.pair_means(lambda r, i=i: r.games[i]))),  # type: ignore[misc]
+                "doubles_per_partie": _interval(*mean_interval(self.pair_means(lambda r, i=i: r.doubles[i]))),  # type: ignore[misc]
+                "doubles": sum(r.doubles[i] for r in self.results),
+                "per_deal": {k: round(sum(r.components[i][j] for r in self.results) / max(deals, 1), 3)
+                             for j, k in enumerate(SCORE_KINDS)},
+                "ms_per_decision": round(1000 * secs / max(decisions, 1), 2),
+            }
+        return out
+
+
+def _interval(mean: float, half: float) -> dict[str, Any]:
+    """A mean and its 95% interval, rounded (``+ 0.0``: no "-0.0")."""
+    return {"mean": round(mean, 3) + 0.0, "ci95": [round(mean - half, 3) + 0.0, round(mean + half, 3) + 0.0]}
 
 
 def _rate(k: int, n: int) -> dict[str, Any]:
@@ -348,13 +408,16 @@ class LadderReport:
         return elo_ratings(self.levels, scores)
 
     def points_rating(self) -> dict[str, float]:
-        return points_ratings(self.levels, {pair: rep.points()[0] for pair, rep in self.reports.items()})
+        """Ratings fitted to the margin of each match: points per partie, or at Piquet au cent games."""
+        return points_ratings(self.levels, {pair: rep.margin() for pair, rep in self.reports.items()})
 
     def summary(self) -> dict[str, Any]:
         elo = self.elo()
         pts = self.points_rating()
+        unit = "games" if any(rep.in_games for rep in self.reports.values()) else "points"
+        digits = 2 if unit == "games" else 1
         return {
-            "levels": [{"level": lv, "elo": round(elo[lv]), "points": round(pts[lv], 1)} for lv in self.levels],
+            "levels": [{"level": lv, "elo": round(elo[lv]), unit: round(pts[lv], digits)} for lv in self.levels],
             "matches": [rep.summary() for rep in self.reports.values()],
         }
 
@@ -393,6 +456,8 @@ def _progress_printer(out: TextIO, enabled: bool) -> Callable[[int, int], None] 
 
 def format_arena(summary: dict[str, Any]) -> str:
     """The arena report for a person."""
+    if summary.get("in_games"):
+        return _format_games(summary)
     p1, p2 = summary["player1"], summary["player2"]
     pts = summary["points_per_partie"]
     lines = [
@@ -407,10 +472,41 @@ def format_arena(summary: dict[str, Any]) -> str:
                      f"{100 * w['ci95'][1]:.1f}), rubicons the other {100 * r['rate']:5.1f}%, "
                      f"{p['ms_per_decision']} ms a decision")
     lines.append(f"  drawn {100 * summary['draw_rate']['rate']:.1f}%")
-    lines.append("  per deal:      " + " ".join(f"{k[:9]:>9}" for k in SCORE_KINDS))
+    return "\n".join(lines + _per_deal_lines(p1, p2))
+
+
+def _per_deal_lines(p1: dict[str, Any], p2: dict[str, Any]) -> list[str]:
+    """Each player's points per deal in each part of the game."""
+    lines = ["  per deal:      " + " ".join(f"{k[:9]:>9}" for k in SCORE_KINDS)]
     for p in (p1, p2):
         lines.append(f"  {p['level']:<14}" + " ".join(f"{p['per_deal'][k]:9.2f}" for k in SCORE_KINDS))
-    return "\n".join(lines)
+    return lines
+
+
+def _span(x: dict[str, Any], sign: str = "") -> str:
+    """A mean with its 95% interval: ``2.31 (2.12 to 2.50)``."""
+    lo, hi = x["ci95"]
+    return f"{x['mean']:{sign}.2f} ({lo:{sign}.2f} to {hi:{sign}.2f})"
+
+
+def _format_games(summary: dict[str, Any]) -> str:
+    """The arena report at Piquet au cent, whose partie is won in games (p. 20)."""
+    p1, p2 = summary["player1"], summary["player2"]
+    lines = [
+        f"{p1['level']} against {p2['level']}: {summary['pairs']} mirrored pairs, {summary['parties']} parties, "
+        f"{summary['games']} games, {summary['deals']} deals ({summary['rules']}, seed {summary['seed']}, "
+        f"{summary['seconds']} s)",
+        f"  games per partie to {p1['level']}, less the other's: {_span(summary['games_per_partie'], '+')}",
+    ]
+    for p in (p1, p2):
+        w = p["win_rate"]
+        g, d = p["games_per_partie"], p["doubles_per_partie"]
+        lines.append(f"  {p['level']:<12} wins {100 * w['rate']:5.1f}% ({100 * w['ci95'][0]:.1f}-"
+                     f"{100 * w['ci95'][1]:.1f}) of the parties; {g['mean']:.2f} games a partie ({g['ci95'][0]:.2f} "
+                     f"to {g['ci95'][1]:.2f}), {d['mean']:.2f} doubles ({d['ci95'][0]:.2f} to {d['ci95'][1]:.2f}); "
+                     f"{p['ms_per_decision']} ms a decision")
+    lines.append(f"  deals per partie: {_span(summary['deals_per_partie'])}")
+    return "\n".join(lines + _per_deal_lines(p1, p2))
 
 
 def run_arena_command(ns: argparse.Namespace) -> int:
@@ -427,10 +523,16 @@ def run_arena_command(ns: argparse.Namespace) -> int:
 
 
 def format_ladder(summary: dict[str, Any]) -> str:
-    lines = ["Ratings (Elo fitted to parties won; points fitted to the mean points per partie of each match; "
-             "the first level 0):"]
-    for row in sorted(summary["levels"], key=lambda r: -r["elo"]):
-        lines.append(f"  {row['level']:<12} Elo {row['elo']:6d}   points {row['points']:+8.1f}")
+    if summary["levels"] and "games" in summary["levels"][0]:
+        lines = ["Ratings (Elo fitted to parties won; games fitted to the mean margin in games per partie of each "
+                 "match; the first level 0):"]
+        for row in sorted(summary["levels"], key=lambda r: -r["elo"]):
+            lines.append(f"  {row['level']:<12} Elo {row['elo']:6d}   games {row['games']:+8.2f}")
+    else:
+        lines = ["Ratings (Elo fitted to parties won; points fitted to the mean points per partie of each match; "
+                 "the first level 0):"]
+        for row in sorted(summary["levels"], key=lambda r: -r["elo"]):
+            lines.append(f"  {row['level']:<12} Elo {row['elo']:6d}   points {row['points']:+8.1f}")
     lines.append("")
     for m in summary["matches"]:
         lines.append(format_arena(m))

@@ -15,6 +15,15 @@ treatise's principles, each cited by page where it is applied:
   the lead, making sure of the cards, saving a capot, in-and-out play and the
   score of the partie.
 
+At Piquet au cent (p. 16-20) the same principles serve: the younger weighs
+keeping all his cards with the other discards (he is not obliged to discard,
+p. 17); a call stating what the point makes is answered by the whole of it
+(p. 18); and playing to the score reads the game of a hundred up for the
+rubicon's hundred: play in and out until within your show of the game, then
+keep the adversary back (p. 172-173), and discard boldly or safely when the
+game is near its end (p. 121).  The treatise's rules for the last deal of a
+partie (the rubicon saved or won, p. 173-174) have no place there.
+
 There is no search over the play: every choice is a rule of the treatise,
 with small exact computations (the drawing odds) where the treatise computes.
 
@@ -66,6 +75,7 @@ from .events import (
     CALL_VALUE,
     ELDER,
     LOOK,
+    NAME_SET,
     PLAY,
     POINT,
     REPLY,
@@ -140,7 +150,11 @@ IN_AND_OUT, KEEP_BACK, NEUTRAL, SCORE_LITTLE = "in and out", "keep back", "neutr
 
 @dataclass(frozen=True)
 class Standing:
-    """The partie as it stands for one player: scores with this deal's so far, and what is to come."""
+    """The partie as it stands for one player: scores with this deal's so far, and what is to come.
+
+    At a game of so many up (``goal``, Piquet au cent) the scores are the
+    game's and the deals to come are not known: no deal is the last.
+    """
 
     mine: int
     his: int
@@ -148,10 +162,16 @@ class Standing:
     next_show: int  # my show in the next deal (0 if this is the last)
     his_next_show: int
     multiplier: int
+    goal: int | None = None  # the game's goal at Piquet au cent (p. 20)
 
     @property
     def last(self) -> bool:
-        return self.deals_left <= 0
+        return self.goal is None and self.deals_left <= 0
+
+    @property
+    def line(self) -> int:
+        """The score that matters: the rubicon's hundred (Law 73), or the game's goal (p. 20)."""
+        return 100 if self.goal is None else self.goal
 
 
 def standing(obs: Observation) -> Standing:
@@ -163,10 +183,11 @@ def standing(obs: Observation) -> Standing:
     if ctx is None:
         return Standing(deal_mine, deal_his, 5, _show(him), _show(me), 1)
     other = "B" if ctx.seat == "A" else "A"
-    left = max(0, ctx.deals_in_partie - ctx.deal_number)
+    goal = obs.rules.goal
+    left = max(0, ctx.deals_in_partie - ctx.deal_number) if goal is None else 1
     nxt, his_nxt = (_show(him), _show(me)) if left else (0, 0)
     return Standing(ctx.scores.get(ctx.seat, 0) + deal_mine, ctx.scores.get(other, 0) + deal_his,
-                    left, nxt, his_nxt, mult)
+                    left, nxt, his_nxt, mult, goal)
 
 
 def _show(role: int) -> int:
@@ -180,19 +201,21 @@ def boldness(obs: Observation) -> float:
     you have a chance of winning a rubicon, you should make a safe discard ...
     if the score is much against you, and you are under a rubicon, you are
     justified in making a bold discard" (p. 121).  The shows of p. 148 tell
-    who has the best of the partie.
+    who has the best of the partie.  At Piquet au cent the game's hundred is
+    the line, and the end is near when either may reach it in two deals.
     """
     st = standing(obs)
-    if obs.partie is None or st.deals_left > 1:
-        return 0.0
     me = obs.role
     mine = st.mine + _show(me) * st.multiplier + st.next_show * st.multiplier
     his = st.his + _show(1 - me) * st.multiplier + st.his_next_show * st.multiplier
-    if mine < 100 and his - mine >= 40:
+    line = st.line
+    if obs.partie is None or (st.deals_left > 1 if st.goal is None else max(mine, his) < line):
+        return 0.0
+    if mine < line and his - mine >= 40:
         return 1.0
-    if his < 100 and mine - his >= 40:
+    if his < line and mine - his >= 40:
         return -1.0
-    if mine < 100 <= his:
+    if mine < line <= his:
         return 0.5
     return 0.0
 
@@ -205,7 +228,8 @@ def play_mode(obs: Observation) -> str:
     you should keep him back ... If you and your adversary are both over a
     hundred, it is immaterial."  In the last deal, keep an adversary under a
     hundred there; and if you cannot reach a hundred, score as little as you
-    can (p. 174).
+    can (p. 174).  At Piquet au cent the hundred is the game's (p. 20), and
+    there is no last deal: scoring little saves nothing there.
     """
     st = standing(obs)
     if st.last and obs.partie is not None:
@@ -217,9 +241,10 @@ def play_mode(obs: Observation) -> str:
         if st.mine < 100:
             return IN_AND_OUT
         return NEUTRAL
-    within = st.mine + st.next_show * st.multiplier >= 100
-    his_within = st.his + st.his_next_show * st.multiplier >= 100
-    if st.mine < 100 and not within:
+    line = st.line
+    within = st.mine + st.next_show * st.multiplier >= line
+    his_within = st.his + st.his_next_show * st.multiplier >= line
+    if st.mine < line and not within:
         return IN_AND_OUT
     if within and not his_within:
         return KEEP_BACK
@@ -542,15 +567,17 @@ def _unjustified(k: int, dealt: int, role: int) -> int:
     return ranks
 
 
-def cavendish_discard(hand: Mask, most: int, role: int, bold: float = 0.0) -> Mask:
+def cavendish_discard(hand: Mask, most: int, role: int, bold: float = 0.0, fewest: int = 1) -> Mask:
     """The discard the treatise's principles give, for a hand of twelve.
 
     >>> from piquet.cards import CardSet
     >>> hand = CardSet.parse("AS KS JS AH QH JH 8H JC 8C 7C 9D 8D").mask
     >>> str(CardSet(cavendish_discard(hand, 5, ELDER)))     # the example deal, p. 103 and 118-120
     'KS 8C 7C 9D 8D'
+
+    ``fewest`` is the fewest the laws allow (at Piquet au cent the younger's is none, p. 17).
     """
-    least = 3 if role == ELDER else 1  # the elder leaves at most two cards (Example XXVIII, p. 146)
+    least = 3 if role == ELDER else fewest  # the elder leaves at most two cards (Example XXVIII, p. 146)
     return discard_plans(hand, most, role, bold, least=min(least, most), top=1)[0].cards
 
 
@@ -634,6 +661,7 @@ class Reading:
         self.lengths = [0] * 4  # lengths he must hold, from a call whose suit is certain
         if me == YOUNGER:
             known |= self._from_calls(obs, possible | his_played) & ~played
+        known |= self._from_named(obs, possible | his_played) & ~played
         possible |= known
         if possible.bit_count() <= self.size:
             known = possible  # every card he may hold, he holds: the hand is counted
@@ -677,6 +705,16 @@ class Reading:
             cands_r = pool & RANK_MASKS[rank]
             if cands_r.bit_count() == n:
                 known |= cands_r
+        return known
+
+    @staticmethod
+    def _from_named(obs: Observation, pool: Mask) -> Mask:
+        """Cards a quatorze or trio named, not shown, tells (Piquet au cent, p. 18): all of a rank he may hold."""
+        known = 0
+        for _, n, rank in _events(obs, NAME_SET, 1 - obs.role):
+            cands = pool & RANK_MASKS[rank]
+            if cands.bit_count() == n:
+                known |= cands
         return known
 
     def _chances(self, obs: Observation, his_played: Mask) -> list[float]:
@@ -795,8 +833,11 @@ class CavendishPlayer:
     # ------------------------------------------------------------ the discard
 
     def discard(self, obs: Observation) -> Mask:
-        """The discard (p. 116-151), weighed by the exact drawing odds and the state of the partie."""
-        return cavendish_discard(obs.hand, obs.max_discard, obs.role, boldness(obs))
+        """The discard (p. 116-151), weighed by the exact drawing odds and the state of the partie.
+
+        At Piquet au cent the younger weighs keeping all his cards too (p. 17).
+        """
+        return cavendish_discard(obs.hand, obs.max_discard, obs.role, boldness(obs), obs.min_discard)
 
     def younger_looks(self, obs: Observation) -> bool:
         """Whether the younger looks at the cards he left (Law 36).
@@ -825,6 +866,11 @@ class CavendishPlayer:
             return best  # the elder called none: any point is good (p. 93)
         called = next((v for _, v, _ in _events(obs, CALL_POINT, ELDER)), 0)
         n = best.bit_count()
+        if obs.rules.calls_state_value:
+            # Piquet au cent: the call says what the point makes (p. 18), so the whole of it is compared:
+            # lower, say nothing of the hand; equal or better, declare it.
+            value = next((v for _, v, _ in _events(obs, CALL_VALUE, ELDER)), 0)
+            return 0 if point_key(best) < (called, value) else best
         if n < called:
             return 0  # good either way: say nothing of the hand
         if n == called:
@@ -930,8 +976,10 @@ class CavendishPlayer:
         pool = FULL_PACK & ~(obs.hand | obs.discard)
         if reply == 1:
             cands = _point_candidates(pool, n, value)
-        elif asked:
+        elif asked or obs.rules.calls_state_value:
             cands = [m for m in _point_candidates(pool, n, None) if point_key(m)[1] > value]
+            if not asked:  # au cent: the whole call compared, so more cards may beat it too (p. 18)
+                cands += _point_candidates(pool, n, None, more=True)
         else:
             cands = _point_candidates(pool, n, None, more=True)
         if not cands:

@@ -16,13 +16,17 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal the same cards again")
     play.add_argument("--record", metavar="FILE", help="save the record to FILE as the game goes")
     play.add_argument("--resume", metavar="FILE", help="resume the partie saved in FILE")
-    play.add_argument("--rules", default=None, help="rubicon (six deals, the default) or four-deal")
+    play.add_argument("--rules", default=None,
+                      help="rubicon (six deals, the default), four-deal, or au-cent (games of a hundred up)")
+    play.add_argument("--agree", action="append", default=None, metavar="OPTION",
+                      help="at au-cent, an option by agreement (p. 19), again for both: small-cards (nines, "
+                           "eights and sevens do not count in play) or fours (points ending in four count one less)")
     play.add_argument("--level", default=None,
                       help=f"the computer opponent, by name or number: {_levels()}")
     play.add_argument("--name", default=None, help="your name on the score card (default: You)")
     play.add_argument("--symbols", action="store_true", help="show suits as symbols")
 
-    replay = sub.add_parser("replay", help="score the deals of a record")
+    replay = sub.add_parser("replay", help="score the deals of a record (and the games, at Piquet au cent)")
     replay.add_argument("record", metavar="RECORD.json")
     replay.add_argument("--json", action="store_true", help="print the scores as JSON")
 

@@ -1,7 +1,8 @@
 """Running a partie between two players, whoever they are: the loop, free of any interface.
 
 ``PartieRunner`` cuts for deal (Law 4), asks the winner whether he deals and
-the first dealer how he deals (Law 9), deals each hand, asks the player to
+the first dealer how he deals (Law 9) -- at Piquet au cent the lower cut deals,
+by twos, and nobody is asked (p. 16) --, deals each hand, asks the player to
 move for his action from his observation only, applies it, and tells a
 ``GameListener`` what happened (a terminal shows it, a record is saved).
 
@@ -26,7 +27,7 @@ from .actions import Action
 from .cards import Card
 from .deal import Deal, IllegalAction
 from .observation import Observation, observe
-from .partie import Partie, cut_for_deal, other_seat
+from .partie import Partie, cut_for_deal, first_dealer_after_cut
 from .players import Correctable, Player
 from .rules import RUBICON, Rules
 
@@ -50,7 +51,8 @@ class GameListener:
     """What a runner tells as the partie goes; every method does nothing unless overridden."""
 
     def cut(self, cut_a: Card, cut_b: Card, winner: str) -> None:
-        """The cards cut by A and B, and who has the choice of deal."""
+        """The cards cut by A and B, and who cut the higher (who has the choice of deal, Law 4; at Piquet
+        au cent the other deals, p. 16)."""
 
     def dealer_chosen(self, partie: Partie) -> None:
         """The first dealer and the mode of dealing are settled (``partie.first_dealer``, ``deal_by``)."""
@@ -94,11 +96,15 @@ class PartieRunner:
         self.listener = listener or GameListener()
 
     def begin(self) -> Partie:
-        """The cut, the choice of deal and the mode of dealing (Laws 4, 9)."""
+        """The cut, the choice of deal and the mode of dealing (Laws 4, 9): the players are asked only
+        what the rules leave to them (at Piquet au cent nothing: the lower cut deals, by twos, p. 16)."""
+        rules = self.rules
         a, b, winner = cut_for_deal(cut_rng(self.seed))
         self.listener.cut(a, b, winner)
-        dealer = winner if self.players[winner].choose_deal(True) else other_seat(winner)
-        by = self.players[dealer].deal_by()
+        deals = self.players[winner].choose_deal(True) if rules.higher_cut_chooses else True
+        dealer = first_dealer_after_cut(rules, winner, deals)
+        modes = rules.deal_modes
+        by = self.players[dealer].deal_by() if len(modes) > 1 else modes[0]
         self.partie = Partie(self.rules, first_dealer=dealer, deal_by=by)
         self.listener.dealer_chosen(self.partie)
         return self.partie

@@ -132,16 +132,18 @@ def keep_value(kept: Mask, elder: bool) -> float:
     return v
 
 
-def choose_discard(hand: Mask, most: int, elder: bool) -> Mask:
+def choose_discard(hand: Mask, most: int, elder: bool, least: int = 1) -> Mask:
     """The discard of a sensible player: all he may take, unless his best cards would go.
 
     For each number of cards, the best cards to keep; each card taken in is
     worth about ``_DRAW_WORTH``, so fewer are exchanged only when the last card
-    out would be a good one (p. 119: taking fewer is seldom right).
+    out would be a good one (p. 119: taking fewer is seldom right).  ``least``
+    is the fewest the laws allow: none for the younger at Piquet au cent
+    (p. 17), who then keeps all when every card is worth keeping.
     """
     cards = cards_of(hand)
     best: tuple[float, Mask] | None = None
-    for n in range(most, 0, -1):
+    for n in range(most, least - 1, -1):
         value, out = max(
             ((keep_value(hand & ~m, elder), m) for m in (sum(1 << c for c in combo)
                                                        for combo in combinations(cards, n))),
@@ -192,7 +194,7 @@ class SimplePlayer:
     def choose(self, obs: Observation) -> Action:
         p = obs.phase
         if p in _DISCARDS:
-            return Discard(choose_discard(obs.hand, obs.max_discard, p == Phase.ELDER_DISCARD))
+            return Discard(choose_discard(obs.hand, obs.max_discard, p == Phase.ELDER_DISCARD, obs.min_discard))
         if p in _LOOKS:
             return LookAtLeft(True)
         if p in DECLARING:

@@ -36,9 +36,9 @@ from .actions import (
 )
 from .cards import Card, CardError, Mask, card_name, cards_of, parse_card
 from .deal import Deal, IllegalAction, Phase
-from .events import ELDER, ROLES, YOUNGER
+from .events import ELDER, PLAY, ROLES, YOUNGER
 from .partie import Partie
-from .rules import SEATS, rules_named
+from .rules import RULES, SEATS, Rules, rules_named
 
 FORMAT = "piquet-record/1"
 
@@ -139,6 +139,13 @@ class PartieRecord:
     #: Project fields, written only when set: the seed of the shuffles, dealing by 2 or 3 (Law 9).
     seed: int | None = None
     deal_by: int | None = None
+    #: Piquet au cent's options by agreement (p. 19), by their canonical names: "small-cards", "fours".
+    agreements: tuple[str, ...] = ()
+
+    @property
+    def rules_in_force(self) -> Rules:
+        """The rules object the record names, with its agreements; ``RecordError`` if unknown."""
+        return _rules_of(self.rules, self.agreements)
 
     def to_json(self) -> str:
         """The record as pretty JSON: one key per line, each card list on one line."""
@@ -229,6 +236,8 @@ def _write_deal(d: DealRecord, indent: int) -> str:
 
 def _write_partie(r: PartieRecord) -> str:
     items: list[tuple[str, str]] = [("format", json.dumps(FORMAT)), ("rules", json.dumps(r.rules))]
+    if r.agreements:
+        items.append(("agreements", json.dumps(list(r.agreements))))
     if r.players is not None:
         items.append(("players", json.dumps(r.players, ensure_ascii=False)))
     if r.seed is not None:
@@ -245,7 +254,7 @@ def _write_partie(r: PartieRecord) -> str:
 
 # ---------------------------------------------------------------- reading
 
-_TOP_KEYS = {"format", "rules", "players", "deals", "seed", "deal_by"}
+_TOP_KEYS = {"format", "rules", "agreements", "players", "deals", "seed", "deal_by"}
 _DEAL_KEYS = {"dealer", "elder", "younger", "stock", "elder_discard", "younger_discard",
               "younger_looks_at_left", "elder_looks_at_left", "calls", "play"}
 _STEP_NAMES = {
@@ -363,6 +372,7 @@ def _read_partie(doc: object) -> PartieRecord:
     rules = doc.get("rules", "rubicon")
     if not isinstance(rules, str):
         raise RecordError(f"the rules are named by a string, found {_kind(rules)}", step="rules")
+    rules, agreements = _read_agreements(rules, doc.get("agreements"))
     players = doc.get("players")
     if players is not None and (not isinstance(players, dict) or any(
             k not in SEATS or not isinstance(v, str) for k, v in players.items())):
@@ -375,8 +385,35 @@ def _read_partie(doc: object) -> PartieRecord:
         raise RecordError(f"'deals' is a list, found {_kind(deals)}", step="record")
     return PartieRecord(
         rules=rules, players=players, deals=[_read_deal(d, i) for i, d in enumerate(deals, 1)],
-        seed=_read_int(doc, "seed"), deal_by=_read_int(doc, "deal_by"),
+        seed=_read_int(doc, "seed"), deal_by=_read_int(doc, "deal_by"), agreements=agreements,
     )
+
+
+def _rules_of(name: str, agreements: Sequence[str] = ()) -> Rules:
+    """The rules named, with the agreements given (``rules_named``), or a ``RecordError``."""
+    try:
+        return rules_named(name, agreements)
+    except ValueError as e:
+        base = name.strip().split("+")[0]
+        options = bool(agreements) or "+" in name
+        raise RecordError(str(e), step="agreements" if options and base in RULES else "rules") from None
+
+
+def _read_agreements(rules: str, value: object) -> tuple[str, tuple[str, ...]]:
+    """The rules' name and the agreements in force, by their canonical names (p. 19), from ``"agreements"``
+    and any ``+option`` after the name; a name without either is kept as written (checked when replayed)."""
+    if value is None and "+" not in rules:
+        return rules, ()
+    names = [] if value is None else value
+    if not isinstance(names, list):
+        raise RecordError(f"'agreements' is a list of names such as \"small-cards\", found {_kind(names)}",
+                          step="agreements")
+    for a in names:
+        if not isinstance(a, str):
+            raise RecordError(f"an agreement is named by a string such as \"fours\", found {_kind(a)}",
+                              step="agreements")
+    found = _rules_of(rules, names)
+    return found.name, found.agreements
 
 
 # ---------------------------------------------------------------- replaying
@@ -505,14 +542,39 @@ class _DealReplay:
                 action = self._default(key, step, law)
             self.used.add(key)
             self._apply(action, step)
+        if d.game_won is not None:
+            self._check_stopped()
         extra = len(self.r.play) - self.played
         if extra:
             raise RecordError(f"the deal is over after twelve tricks, but {extra} more "
                               f"card{'s are' if extra > 1 else ' is'} played", self.n, "play, trick 13", "Law 65")
 
+    def _check_stopped(self) -> None:
+        """A deal stopped at the goal (p. 20): nothing may be recorded after the step that reached it."""
+        d, r = self.deal, self.r
+        role = (d.game_won or (0, False))[0]
+        before = d.game[role] if d.game else 0
+        tricks = [e.value for e in d.events if e.kind == PLAY]
+        when = f"at trick {tricks[-1]}" if tricks else "before the play"
+        won = (f"the {ROLES[role]} hand reaches {before} + {d.total(role)} = {before + d.total(role)} {when}: "
+               "the game is won and the deal stops there")
+        extra = len(r.play) - self.played
+        if extra:
+            raise RecordError(f"{won}, but {extra} more card{'s are' if extra > 1 else ' is'} played", self.n,
+                              f"play, card {self.played + 1}", "p. 20")
+        looks = [k for k, v in (("elder_looks_at_left", r.elder_looks_at_left),
+                                ("younger_looks_at_left", r.younger_looks_at_left)) if v is not None]
+        later = [k for k in (*self._given(), *looks) if k not in self.used]
+        if later:
+            raise RecordError(f"{won}, but the record goes on", self.n,
+                              _STEP_NAMES.get(later[0]) or _step_of(later[0]), "p. 20")
+
     def _default(self, key: str, step: str, law: str | None) -> Action:
         """An absent step followed by later ones: a look is declined, a declaration is nothing (p. 93)."""
         if key.endswith("discard"):
+            if key == "younger_discard" and self.deal.min_discard(YOUNGER) == 0:
+                raise RecordError("missing, but later steps are given: a younger hand who discards nothing "
+                                  "is written []", self.n, step, "p. 17")
             raise RecordError("missing, but later steps are given: each player must discard at least one card",
                               self.n, step, law)
         if key.endswith("looks_at_left"):
@@ -528,6 +590,12 @@ class _DealReplay:
             raise _from_illegal(e, self.n, step) from None
 
 
+def _step_of(key: str) -> str:
+    """``elder_point`` -> ``calls: elder's point``."""
+    role, category = key.split("_", 1)
+    return f"calls: {role}'s {category}"
+
+
 def _category(p: Phase) -> int:
     if p in (Phase.ELDER_POINT, Phase.YOUNGER_POINT, Phase.YOUNGER_RECKON_POINT):
         return 0
@@ -540,34 +608,37 @@ def replay(record: PartieRecord) -> Partie:
     """Play the record's deals through the engine, which checks every step and scores it.
 
     A deal the record leaves unfinished stays unfinished (it must be the last).
-    ``RecordError`` names the deal, the step and the law of anything invalid.
+    At Piquet au cent a deal stops where a player reaches a hundred (p. 20):
+    its record stops there too.  ``RecordError`` names the deal, the step and
+    the law of anything invalid.
     """
-    try:
-        rules = rules_named(record.rules)
-    except ValueError as e:
-        raise RecordError(str(e), step="rules") from None
+    rules = record.rules_in_force
     first = record.deals[0].dealer if record.deals else "B"
     if first not in SEATS:
         raise RecordError(f"the dealer is seat \"A\" or \"B\", found {first!r}", 1, "dealer")
     by = 2 if record.deal_by is None else record.deal_by
     if by not in (2, 3):
         raise RecordError(f"the cards are dealt by two or by three, not by {by}", step="deal_by", law=_DEAL_LAW)
-    partie = Partie(rules, first_dealer=first, deal_by=by)
+    try:
+        partie = Partie(rules, first_dealer=first, deal_by=by)
+    except ValueError:
+        raise RecordError(f"the deal is by two cards at a time at {rules.title}, not by {by}",
+                          step="deal_by", law="p. 16") from None
     for n, dr in enumerate(record.deals, 1):
         if partie.current is not None:
             raise RecordError(f"deal {n - 1} is not finished, yet another deal follows it", n, "dealer")
         if partie.is_finished:
-            raise RecordError(f"the partie is over after {n - 1} deals ({rules.title})", n, "dealer", "Law 71")
+            end = "p. 20" if rules.goal is not None else "Law 71"
+            raise RecordError(f"the partie is over after {n - 1} deals ({rules.title})", n, "dealer", end)
         expected = partie.dealer(n - 1)
         if dr.dealer != expected:
             raise RecordError(f"{dr.dealer} deals, but the players deal alternately: it is {expected}'s deal",
                               n, "dealer", "Law 16")
         elder, younger = _check_cards(n, dr)
         try:
-            deal = Deal(elder, younger, dr.stock)
+            deal = partie.deal_cards(elder, younger, dr.stock)
         except CardError as e:
             raise _from_illegal(e, n, "the cards dealt") from None
-        partie.add_deal(deal)
         _DealReplay(n, dr, deal).run()
     return partie
 
@@ -581,7 +652,7 @@ def _names(mask: Mask) -> tuple[Card, ...]:
 
 def deal_record(deal: Deal, dealer: str) -> DealRecord:
     """The record of one deal so far, in canonical orders, from its cards and ``history``."""
-    fresh = Deal(deal.dealt[ELDER], deal.dealt[YOUNGER], deal.stock)
+    fresh = Deal(deal.dealt[ELDER], deal.dealt[YOUNGER], deal.stock, deal.rules, deal.game)
     rec = DealRecord(dealer=dealer, elder=_names(deal.dealt[ELDER]), younger=_names(deal.dealt[YOUNGER]),
                      stock=tuple(deal.stock))
     calls: list[dict[str, Any]] = [{}, {}]
@@ -618,6 +689,7 @@ def record_of(partie: Partie, players: dict[str, str] | None = None, seed: int |
     """The record of a partie so far, the deal in progress included."""
     return PartieRecord(
         rules=partie.rules.name,
+        agreements=partie.rules.agreements,
         players=None if players is None else dict(players),
         deals=[deal_record(d, partie.dealer(i)) for i, d in enumerate(partie.deals)],
         seed=seed,

@@ -8,7 +8,10 @@ worth to the player to play, in points still to come:
 
 * Law 65: the leader scores one for each card he leads; the second player
   scores one when he wins the trick (follows suit with a higher card); the
-  last trick counts one more to its winner;
+  last trick counts one more to its winner.  Only the ``counting`` cards score
+  so: at Piquet au cent, by agreement, a nine, eight or seven led, or winning
+  a trick, scores nothing, and the last trick still scores its one more
+  (p. 19);
 * Law 66: more than six tricks, ten for the cards; all twelve, forty (capot)
   instead; six each, nothing;
 * Laws 68-69: the elder's pique, thirty more, if his play points reach
@@ -33,11 +36,22 @@ still six all:
 >>> {card_name(c): v for c, v in card_values(pos).items()}
 {'AS': 0, '7H': 1}
 
+A nine led to the last trick scores one and the trick one more; when nines,
+eights and sevens do not count, only the last trick's one is left:
+
+>>> last = Position((hand("9S"), hand("7S")), ELDER, tricks_won=(5, 6))
+>>> value(last), value(Position(last.hands, ELDER, tricks_won=(5, 6), counting=TENS_AND_ABOVE))
+(2, 1)
+
 The search is alpha-beta with zero-window tests (MTD(f)) over a transposition
 table keyed on relative ranks, trying one card of each run of equivalent
-cards.  A compiled core (``piquet._csolver``) runs the same search when it is
-importable and ``PIQUET_PURE_SOLVER`` is not set; the pure-Python search
-below gives the same values.  ``minimax`` is the plain exhaustive reference.
+cards.  Cards are equivalent only on the same side of the line between the
+cards that count and those that do not: a nine next to a ten in one hand is
+not the ten's equal when small cards do not count (the key carries, for each
+suit, how many of its cards in play do not count).  A compiled core
+(``piquet._csolver``) runs the same search when it is importable and
+``PIQUET_PURE_SOLVER`` is not set; the pure-Python search below gives the
+same values.  ``minimax`` is the plain exhaustive reference.
 """
 
 from __future__ import annotations
@@ -48,14 +62,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
-from .cards import SUIT_MASKS, Card, Mask
+from .cards import FULL_PACK, SUIT_MASKS, Card, Mask
 from .deal import PLAYING, Deal, declaration_items, declaration_key, full_declarations, item_score
 from .events import ELDER, POINT, SEQUENCES, SETS, YOUNGER
 
-__all__ = ["COMPILED", "ELDER", "YOUNGER", "Position", "card_values", "card_values_and_nodes", "minimax", "value",
-           "value_and_nodes"]
+__all__ = ["COMPILED", "ELDER", "TENS_AND_ABOVE", "YOUNGER", "Position", "card_values", "card_values_and_nodes",
+           "minimax", "value", "value_and_nodes"]
 
 _INF = 1 << 60
+#: The counting cards when nines, eights and sevens do not count in play (Piquet au cent by agreement, p. 19).
+TENS_AND_ABOVE: Mask = sum(0xF8 << (8 * s) for s in range(4))
 #: Weights beyond this are left to the pure-Python search (the compiled one counts in 32 bits).
 _C_WEIGHT_LIMIT = 1 << 16
 
@@ -69,8 +85,10 @@ class Position:
     ``hands`` are by role (``ELDER``, ``YOUNGER``); ``lead`` is the card already
     led to the current trick (in neither hand) or -1; ``tricks_won`` counts the
     tricks complete; ``pique_need`` > 0 says the elder piques (Laws 68-69) if his
-    play points to come reach it before the younger scores a point in play.
-    An inconsistent position raises ``ValueError``.
+    play points to come reach it before the younger scores a point in play;
+    ``counting`` holds the cards that score when led or winning a trick (Law 65;
+    at Piquet au cent by agreement ``TENS_AND_ABOVE``, p. 19): in each suit,
+    the cards from some rank up.  An inconsistent position raises ``ValueError``.
     """
 
     hands: tuple[Mask, Mask]
@@ -78,6 +96,7 @@ class Position:
     lead: int = -1
     tricks_won: tuple[int, int] = (0, 0)
     pique_need: int = 0
+    counting: Mask = FULL_PACK
 
     def __post_init__(self) -> None:
         h0, h1 = self.hands
@@ -103,6 +122,9 @@ class Position:
             raise ValueError("the tricks won must add up to the tricks played")
         if self.pique_need < 0:
             raise ValueError("pique_need is zero (no pique) or the play points the elder still needs")
+        if not 0 <= self.counting <= FULL_PACK or any(
+                b and b | (b - 1) != 0xFF for b in (self.counting >> (8 * s) & 0xFF for s in range(4))):
+            raise ValueError("the counting cards are, in each suit, the cards from some rank up")
 
     @property
     def to_play(self) -> int:
@@ -123,7 +145,9 @@ class Position:
         scored (or will have, see below) or the elder already has thirty.  At
         the elder's first lead the hands are not yet reckoned (Law 67: they
         score after the lead is named, before the lead's point); the younger is
-        taken to reckon in full what the elder did not call.
+        taken to reckon in full what the elder did not call.  The counting cards
+        are the deal's (``rules.counting_cards``).  A game's goal is not in the
+        position: the play is valued to the end of the deal.
         """
         if deal.phase != PLAYING:
             raise ValueError("the deal is not in its play")
@@ -135,7 +159,7 @@ class Position:
             if younger == 0 and elder < 30:
                 need = 30 - elder
         return cls((deal.hands[ELDER], deal.hands[YOUNGER]), deal.leader, deal.lead,
-                   (deal.tricks_won[ELDER], deal.tricks_won[YOUNGER]), need)
+                   (deal.tricks_won[ELDER], deal.tricks_won[YOUNGER]), need, deal.counting)
 
 
 def _after_reckoning(deal: Deal) -> tuple[int, int]:
@@ -153,7 +177,7 @@ def _after_reckoning(deal: Deal) -> tuple[int, int]:
         if keys[ELDER] != keys[YOUNGER]:  # equal: neither scores (p. 89-90)
             role = ELDER if keys[ELDER] > keys[YOUNGER] else YOUNGER
             for item in declaration_items(category, decls[role]):
-                totals[role] += item_score(category, item)
+                totals[role] += deal.rules.point_score(item) if category == POINT else item_score(category, item)
     return totals[ELDER], totals[YOUNGER]
 
 
@@ -164,6 +188,7 @@ def minimax(pos: Position, weights: tuple[int, int] = (1, 1)) -> int:
     """The value by plain exhaustive minimax over every legal card: the tests' reference."""
     me = pos.to_play
     wt = (weights[0], weights[1]) if me == ELDER else (weights[1], weights[0])  # by role
+    counting = pos.counting
 
     def points(role: int, pts: int, need: int) -> tuple[int, int]:
         """Weighted points to ``role`` (his adversary's count against), and the pique still needed."""
@@ -171,7 +196,7 @@ def minimax(pos: Position, weights: tuple[int, int] = (1, 1)) -> int:
             if need > 0 and pts >= need:
                 return wt[ELDER] * (pts + 30), 0  # pique (Laws 68-69)
             return wt[ELDER] * pts, need - pts if need > 0 else 0
-        return -wt[YOUNGER] * pts, 0
+        return -wt[YOUNGER] * pts, need if pts == 0 else 0
 
     def play(hands: tuple[Mask, Mask], leader: int, lead: int, won: tuple[int, int], need: int) -> int:
         """The elder-weighted value to come (elder maximises, younger minimises)."""
@@ -185,12 +210,12 @@ def minimax(pos: Position, weights: tuple[int, int] = (1, 1)) -> int:
                 continue
             after = (hands[0] & ~(1 << c), hands[1]) if role == ELDER else (hands[0], hands[1] & ~(1 << c))
             if lead < 0:
-                v, nd = points(role, 1, need)  # Law 65: one for the lead
+                v, nd = points(role, counting >> c & 1, need)  # Law 65: one for the lead (a counting card)
                 results.append(v + play(after, leader, c, won, nd))
                 continue
             last = after[ELDER] == 0
             winner = role if c >> 3 == lead >> 3 and c > lead else leader
-            pts = (1 if winner == role else 0) + (1 if last else 0)
+            pts = (counting >> c & 1 if winner == role else 0) + (1 if last else 0)
             v, nd = points(winner, pts, need) if pts else (0, need)
             new_won = (won[0] + 1, won[1]) if winner == ELDER else (won[0], won[1] + 1)
             if last:  # Law 66: the cards
@@ -214,57 +239,54 @@ def minimax(pos: Position, weights: tuple[int, int] = (1, 1)) -> int:
 # ---------------------------------------------------------------- tables for the search
 
 
-def _tables() -> tuple[list[int], list[tuple[int, ...]], list[tuple[int, int]]]:
+def _tables() -> tuple[list[int], list[int]]:
     """Per suit, indexed ``mine << 8 | theirs`` (two disjoint bytes of ranks).
 
     ``rel``: the suit's relative layout, ``1 << k`` for its ``k`` cards in play
     plus one bit per card, lowest first, set where ``mine`` holds it.  Equal
     layouts play alike whatever the real ranks (only the order within a suit
-    counts in play).  ``reps``: the lowest rank of each run of ``mine``'s cards
-    that no card of ``theirs`` separates (equivalent cards), lowest first.
-    ``split``, for move ordering: the lowest rank of ``mine``'s top run if it
-    holds the best card in play (a sure winner), else -1; and the other runs'
-    lowest ranks as a byte.
+    counts in play), when as many of their lowest cards do not count (see
+    ``_suit_code``).  ``reps``: a byte, the lowest rank of each run of
+    ``mine``'s cards that no card of ``theirs`` separates (equivalent cards);
+    the search looks the two sides of the counting line up apart.
     """
     rel = [0] * 65536
-    reps: list[tuple[int, ...]] = [()] * 65536
-    split = [(-1, 0)] * 65536
+    reps = [0] * 65536
     for mine in range(256):
         free = 255 & ~mine
         theirs = free
         while True:  # every subset of the cards mine does not hold
-            code, k, runs, prev_mine = 0, 0, [], False
+            code, k, runs, prev_mine = 0, 0, 0, False
             for r in range(8):
                 if (mine | theirs) >> r & 1:
                     held = bool(mine >> r & 1)
                     if held:
                         code |= 1 << k
                         if not prev_mine:
-                            runs.append(r)
+                            runs |= 1 << r
                     prev_mine = held
                     k += 1
             i = mine << 8 | theirs
             rel[i] = code | 1 << k
-            reps[i] = tuple(runs)
-            if runs:
-                wins = mine > theirs  # disjoint bytes: the higher one holds the highest card
-                split[i] = (runs[-1] if wins else -1, sum(1 << r for r in (runs[:-1] if wins else runs)))
+            reps[i] = runs
             if not theirs:
                 break
             theirs = (theirs - 1) & free
-    return rel, reps, split
+    return rel, reps
 
 
 # Built on the first pure-Python search (some 30 ms), as the compiled core has its own.
 _REL: list[int] = []
-_REPS: list[tuple[int, ...]] = []
-_SPLIT: list[tuple[int, int]] = []
+_REPS: list[int] = []
 
 
 def _load_tables() -> None:
-    global _REL, _REPS, _SPLIT
+    global _REL, _REPS
     if not _REL:
-        _REL, _REPS, _SPLIT = _tables()
+        _REL, _REPS = _tables()
+
+
+_POP = [b.bit_count() for b in range(256)]
 _SELECT = [[r for r in range(8) if b >> r & 1] for b in range(256)]  # the ranks of a byte, lowest first
 #: A byte of ranks of suit ``s`` spread over 32 bits in rank order, bit ``4 * rank + 3 - s``; read high to
 #: low it gives the highest rank first, suits in order between equal ranks (low to high: the reverse).
@@ -297,44 +319,71 @@ def _cards_value(t0: int, t1: int, a: int, b: int) -> int:
     return 0
 
 
+def _suit_bytes(counting: Mask) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each suit's counting cards as a byte, and the cards that do not count."""
+    cb = tuple(counting >> (8 * s) & 255 for s in range(4))
+    return cb, tuple(255 & ~b for b in cb)
+
+
+def _reps(mine: int, theirs: int, cb: int, nb: int) -> int:
+    """The lowest rank of each run of equivalent cards of ``mine`` (a byte), runs split at the counting line."""
+    reps = _REPS
+    if not nb:  # every card counts
+        return reps[mine << 8 | theirs]
+    return reps[(mine & nb) << 8 | (theirs & nb)] | reps[(mine & cb) << 8 | (theirs & cb)]
+
+
 class _Search:
     """Fail-soft alpha-beta over a shared transposition table, in the elder's terms.
 
     Values are ``a * (elder's points to come) - b * (younger's)``: the elder
     maximises, the younger minimises.  The table holds bounds at trick
-    boundaries, keyed on the four suits' relative layouts (sorted, as suits are
+    boundaries, keyed on the four suits' codes (each suit's relative layout
+    and how many of its cards in play do not count; sorted, as suits are
     interchangeable without trumps), the leader, the tricks won (as far as
     the cards can still tell them apart) and the pique still needed.  Its
-    entries carry the best lead found, as (suit layout, rank among the suit's
+    entries carry the best lead found, as (suit code, rank among the suit's
     cards in play), which orders the next search.
     """
 
-    __slots__ = ("a", "b", "tt", "nodes")
+    __slots__ = ("a", "b", "tt", "nodes", "counting", "cb", "nb", "small")
 
-    def __init__(self, a: int, b: int) -> None:
+    def __init__(self, a: int, b: int, counting: Mask = FULL_PACK) -> None:
         self.a, self.b = a, b
         self.tt: dict[int, list[int]] = {}
         self.nodes = 0
+        self.counting = counting
+        self.cb, self.nb = _suit_bytes(counting)
+        self.small = counting != FULL_PACK  # some cards do not count
 
     def lead(self, h0: Mask, h1: Mask, leader: int, t0: int, t1: int, need: int, alpha: int, beta: int) -> int:
         """A trick boundary: the leader's choice, the lead's point included (Law 65)."""
         self.nodes += 1
         a, b = self.a, self.b
+        counting = self.counting
         n = h0.bit_count()
         if n == 1:  # the last trick plays itself
             cl, cf = (h0.bit_length() - 1, h1.bit_length() - 1) if leader == ELDER else \
                 (h1.bit_length() - 1, h0.bit_length() - 1)
-            v, need = self._score(leader, 1, need)
-            winner, pts = (1 - leader, 2) if cf >> 3 == cl >> 3 and cf > cl else (leader, 1)
+            v, need = self._score(leader, counting >> cl & 1, need)
+            if cf >> 3 == cl >> 3 and cf > cl:
+                winner, pts = 1 - leader, (counting >> cf & 1) + 1
+            else:
+                winner, pts = leader, 1
             w, _ = self._score(winner, pts, need)
             return v + w + _cards_value(t0 + (winner == ELDER), t1 + (winner == YOUNGER), a, b)
         if need > n + 1:  # beyond the elder's reach: at most one a trick, two for the last
             need = 0
-        rel = _REL
+        rel, nb = _REL, self.nb
+        both = h0 | h1
         codes = (rel[(h0 & 255) << 8 | (h1 & 255)], rel[(h0 >> 8 & 255) << 8 | (h1 >> 8 & 255)],
                  rel[(h0 >> 16 & 255) << 8 | (h1 >> 16 & 255)], rel[(h0 >> 24) << 8 | (h1 >> 24)])
+        if self.small:  # how many cards in play of each suit do not count
+            pop = _POP
+            codes = (codes[0] | pop[both & nb[0]] << 9, codes[1] | pop[both >> 8 & nb[1]] << 9,
+                     codes[2] | pop[both >> 16 & nb[2]] << 9, codes[3] | pop[both >> 24 & nb[3]] << 9)
         s = sorted(codes)
-        key = s[0] | s[1] << 9 | s[2] << 18 | s[3] << 27 | leader << 36 | _TRICKS[t0][t1] << 37 | need << 43
+        key = s[0] | s[1] << 13 | s[2] << 26 | s[3] << 39 | leader << 52 | _TRICKS[t0][t1] << 53 | need << 59
         entry = self.tt.get(key)
         best = -1
         if entry is not None:
@@ -344,19 +393,22 @@ class _Search:
                 return entry[1]
             best = entry[2]
         hl, ho = (h0, h1) if leader == ELDER else (h1, h0)
-        moves = _lead_order(hl, ho)
+        moves = _lead_order(hl, ho, self.cb, nb)
         if best >= 0:
             code, i = best >> 3, best & 7
             s_ = codes.index(code)
-            c = s_ * 8 + _SELECT[(h0 | h1) >> (8 * s_) & 255][i]
+            c = s_ * 8 + _SELECT[both >> (8 * s_) & 255][i]
             moves.remove(c)
             moves.insert(0, c)
-        pv, nd = self._score(leader, 1, need)
         g = -_INF if leader == ELDER else _INF
         best_card = moves[0]
+        small = self.small
+        pv, nd = self._score(leader, 1, need)  # every lead scores one, unless some cards do not count
         if leader == ELDER:
             a_ = alpha
             for c in moves:
+                if small:
+                    pv, nd = self._score(ELDER, counting >> c & 1, need)
                 v = pv + self.reply(h0 & ~(1 << c), h1, ELDER, c, t0, t1, nd, a_ - pv, beta - pv)
                 if v > g:
                     g, best_card = v, c
@@ -367,6 +419,8 @@ class _Search:
         else:
             b_ = beta
             for c in moves:
+                if small:
+                    pv, nd = self._score(YOUNGER, counting >> c & 1, need)
                 v = pv + self.reply(h0, h1 & ~(1 << c), YOUNGER, c, t0, t1, nd, alpha - pv, b_ - pv)
                 if v < g:
                     g, best_card = v, c
@@ -375,8 +429,8 @@ class _Search:
                     if g < b_:
                         b_ = g
         s_ = best_card >> 3
-        both = (h0 | h1) >> (8 * s_) & 255
-        move = codes[s_] << 3 | (both & ((1 << (best_card & 7)) - 1)).bit_count()
+        in_play = both >> (8 * s_) & 255
+        move = codes[s_] << 3 | (in_play & ((1 << (best_card & 7)) - 1)).bit_count()
         if entry is None:
             entry = self.tt[key] = [-_INF, _INF, move]
         else:
@@ -394,7 +448,7 @@ class _Search:
         """The value of playing ``c`` now: a lead, or the reply to ``lead``."""
         if lead >= 0:
             return self.reply(h0, h1, leader, lead, t0, t1, need, alpha, beta, (c,))
-        pv, nd = self._score(leader, 1, need)
+        pv, nd = self._score(leader, self.counting >> c & 1, need)
         if leader == ELDER:
             h0 &= ~(1 << c)
         else:
@@ -410,18 +464,19 @@ class _Search:
         """
         self.nodes += 1
         a, b = self.a, self.b
+        counting = self.counting
         follower = 1 - leader
         hf, hl = (h1, h0) if follower == YOUNGER else (h0, h1)
         last = (hf & (hf - 1)) == 0
         suit = lead >> 3
         maximise = follower == ELDER
         g = -_INF if maximise else _INF
-        for c in only or _reply_order(hf, hl, lead):
+        for c in only or _reply_order(hf, hl, lead, self.cb, self.nb):
             nd = need
             if c >> 3 == suit and c > lead:  # the second player wins the trick
-                winner, pts = follower, 2 if last else 1
+                winner, pts = follower, (counting >> c & 1) + last
             else:
-                winner, pts = leader, 1 if last else 0
+                winner, pts = leader, int(last)
             if winner == ELDER:
                 n0, n1 = t0 + 1, t1
                 v = pts * a
@@ -458,6 +513,8 @@ class _Search:
 
     def _score(self, role: int, pts: int, need: int) -> tuple[int, int]:
         """Play points to ``role``, weighted, with a pique when the elder reaches ``need`` (Laws 68-69)."""
+        if not pts:
+            return 0, need
         if role == ELDER:
             if need:
                 if pts >= need:
@@ -467,18 +524,20 @@ class _Search:
         return -pts * self.b, 0
 
 
-def _lead_order(hl: Mask, ho: Mask) -> list[Card]:
+def _lead_order(hl: Mask, ho: Mask, cb: tuple[int, ...], nb: tuple[int, ...]) -> list[Card]:
     """One lead of each run of equivalent cards: sure winners first, then the rest, highest first."""
     moves: list[Card] = []
     rest = 0
-    split = _SPLIT
     for s in range(4):
         mine = hl >> (8 * s) & 255
         if mine:
-            top, others = split[mine << 8 | (ho >> (8 * s) & 255)]
-            if top >= 0:
+            theirs = ho >> (8 * s) & 255
+            reps = _reps(mine, theirs, cb[s], nb[s])
+            if mine > theirs:  # disjoint bytes: the higher one holds the best card in play, a sure winner
+                top = reps.bit_length() - 1
                 moves.append(s * 8 + top)
-            rest |= _BY_RANK[s][others]
+                reps ^= 1 << top
+            rest |= _BY_RANK[s][reps]
     while rest:  # by rank, highest first; suit order between equal ranks
         i = rest.bit_length() - 1
         moves.append(_BY_RANK_CARD[i])
@@ -486,7 +545,7 @@ def _lead_order(hl: Mask, ho: Mask) -> list[Card]:
     return moves
 
 
-def _reply_order(hf: Mask, hl: Mask, lead: Card) -> list[Card]:
+def _reply_order(hf: Mask, hl: Mask, lead: Card, cb: tuple[int, ...], nb: tuple[int, ...]) -> list[Card]:
     """One reply of each run: the cheapest winner, then the rest lowest first (Law 60: follow suit).
 
     A discard tries the cards below the top of their suits, lowest first, then the tops.
@@ -495,7 +554,7 @@ def _reply_order(hf: Mask, hl: Mask, lead: Card) -> list[Card]:
     mine = hf >> (8 * s) & 255
     if mine:
         base = s * 8
-        ranks = _REPS[mine << 8 | (hl >> (8 * s) & 255) | 1 << (lead & 7)]
+        ranks = _SELECT[_reps(mine, hl >> (8 * s) & 255 | 1 << (lead & 7), cb[s], nb[s])]
         moves = [base + r for r in ranks]
         for i, c in enumerate(moves):
             if c > lead:
@@ -505,14 +564,16 @@ def _reply_order(hf: Mask, hl: Mask, lead: Card) -> list[Card]:
         return moves
     low = 0
     tops: list[Card] = []
-    split = _SPLIT
     for t in range(4):
         mine = hf >> (8 * t) & 255
         if mine:
-            top, others = split[mine << 8 | (hl >> (8 * t) & 255)]
-            if top >= 0:
+            theirs = hl >> (8 * t) & 255
+            reps = _reps(mine, theirs, cb[t], nb[t])
+            if mine > theirs:
+                top = reps.bit_length() - 1
                 tops.append(t * 8 + top)
-            low |= _BY_RANK[t][others]
+                reps ^= 1 << top
+            low |= _BY_RANK[t][reps]
     moves = []
     while low:  # by rank, lowest first; the suits in reverse order between equal ranks
         b = low & -low
@@ -546,13 +607,13 @@ def _elder_weights(pos: Position, weights: tuple[int, int]) -> tuple[int, int]:
 def _py_children(pos: Position, weights: tuple[int, int]) -> tuple[dict[Card, int], int]:
     """Every legal card's value in the elder's terms, one search per run, and the nodes searched."""
     _load_tables()
-    search = _Search(*_elder_weights(pos, weights))
+    search = _Search(*_elder_weights(pos, weights), pos.counting)
     args = (pos.hands[0], pos.hands[1], pos.leader, pos.lead, *pos.tricks_won, pos.pique_need)
     role = pos.to_play
     if pos.lead < 0:
-        reps = _lead_order(pos.hands[role], pos.hands[1 - role])
+        reps = _lead_order(pos.hands[role], pos.hands[1 - role], search.cb, search.nb)
     else:
-        reps = _reply_order(pos.hands[role], pos.hands[pos.leader], pos.lead)
+        reps = _reply_order(pos.hands[role], pos.hands[pos.leader], pos.lead, search.cb, search.nb)
     values: dict[Card, int] = {}
     guess = 0
     for c in reps:
@@ -565,7 +626,7 @@ def _py_children(pos: Position, weights: tuple[int, int]) -> tuple[dict[Card, in
 def _py_value(pos: Position, weights: tuple[int, int]) -> tuple[int, int]:
     """The value in the elder's terms and the nodes searched."""
     _load_tables()
-    search = _Search(*_elder_weights(pos, weights))
+    search = _Search(*_elder_weights(pos, weights), pos.counting)
     h0, h1 = pos.hands
     leader, lead, (t0, t1), need = pos.leader, pos.lead, pos.tricks_won, pos.pique_need
     if lead < 0:
@@ -576,9 +637,13 @@ def _py_value(pos: Position, weights: tuple[int, int]) -> tuple[int, int]:
 
 
 def _spread(pos: Position, values: dict[Card, int]) -> dict[Card, int]:
-    """Give every legal card the value found for the lowest card of its run (equivalent cards)."""
+    """Give every legal card the value found for the lowest card of its run (equivalent cards).
+
+    A run stops at the line between the cards that count and those that do not.
+    """
     role = pos.to_play
     hand, other = pos.hands[role], pos.hands[1 - role]
+    counting = pos.counting
     if pos.lead >= 0:
         other |= 1 << pos.lead
         if hand & SUIT_MASKS[pos.lead >> 3]:
@@ -587,8 +652,11 @@ def _spread(pos: Position, values: dict[Card, int]) -> dict[Card, int]:
     for c in range(32):
         if hand >> c & 1:
             rep = d = c
+            counts = counting >> c & 1
             while d & 7:  # down the suit: the next lower card in play is his (same run) or not
                 d -= 1
+                if counting >> d & 1 != counts:
+                    break
                 if hand >> d & 1:
                     rep = d
                 elif other >> d & 1:
@@ -613,6 +681,9 @@ def _load_compiled() -> ModuleType | None:
 _C = _load_compiled()
 #: True when the compiled core is in use.
 COMPILED = _C is not None
+#: The compiled core takes the counting cards (a core built before them has no ``ABI``, and is given only
+#: positions where every card counts).
+_C_COUNTING = getattr(_C, "ABI", 1) >= 2
 
 
 def _check_weights(weights: tuple[int, int]) -> tuple[int, int]:
@@ -622,18 +693,25 @@ def _check_weights(weights: tuple[int, int]) -> tuple[int, int]:
     return w0, w1
 
 
-def _use_c(weights: tuple[int, int], pure: bool) -> bool:
-    return _C is not None and not pure and all(-_C_WEIGHT_LIMIT <= w <= _C_WEIGHT_LIMIT for w in weights)
+def _use_c(pos: Position, weights: tuple[int, int], pure: bool) -> bool:
+    return (_C is not None and not pure and all(-_C_WEIGHT_LIMIT <= w <= _C_WEIGHT_LIMIT for w in weights)
+            and (_C_COUNTING or pos.counting == FULL_PACK))
+
+
+def _c_args(pos: Position, weights: tuple[int, int]) -> tuple[int, ...]:
+    """The position and the weights as the compiled core takes them."""
+    a, b = _elder_weights(pos, weights)
+    need = min(pos.pique_need, 64)  # beyond 13 a pique is out of reach anyway
+    args = (*pos.hands, pos.leader, pos.lead, *pos.tricks_won, need, a, b)
+    return (*args, pos.counting) if _C_COUNTING else args
 
 
 def value_and_nodes(pos: Position, weights: tuple[int, int] = (1, 1), pure: bool = False) -> tuple[int, int]:
     """``value`` and the nodes the search visited; ``pure`` forces the pure-Python search."""
     weights = _check_weights(weights)
-    if _use_c(weights, pure):
+    if _use_c(pos, weights, pure):
         assert _C is not None
-        a, b = _elder_weights(pos, weights)
-        need = min(pos.pique_need, 64)  # beyond 13 a pique is out of reach anyway
-        v, nodes = _C.solve(*pos.hands, pos.leader, pos.lead, *pos.tricks_won, need, a, b)
+        v, nodes = _C.solve(*_c_args(pos, weights))
         v, nodes = int(v), int(nodes)
     else:
         v, nodes = _py_value(pos, weights)
@@ -661,11 +739,9 @@ def card_values_and_nodes(pos: Position, weights: tuple[int, int] = (1, 1),
                           pure: bool = False) -> tuple[dict[Card, int], int]:
     """``card_values`` and the nodes the searches visited; ``pure`` forces the pure-Python search."""
     weights = _check_weights(weights)
-    if _use_c(weights, pure):
+    if _use_c(pos, weights, pure):
         assert _C is not None
-        a, b = _elder_weights(pos, weights)
-        need = min(pos.pique_need, 64)
-        pairs, nodes = _C.children(*pos.hands, pos.leader, pos.lead, *pos.tricks_won, need, a, b)
+        pairs, nodes = _C.children(*_c_args(pos, weights))
         values, nodes = _spread(pos, {int(c): int(v) for c, v in pairs}), int(nodes)
     else:
         values, nodes = _py_children(pos, weights)

@@ -14,7 +14,10 @@ What is reported, each with a 95% interval:
   p. 148), its mean, its median and its distribution;
 - how often the elder wins the cards, the younger wins them, or they divide;
 - how often each hand piques, repiques, is capot or shows carte blanche;
-- the rubicon rate, the average value of a partie, and the players' results.
+- the rubicon rate, the average value of a partie, and the players' results;
+  at Piquet au cent, whose partie is won in games (p. 20), the games and the
+  double games per partie, the deals per partie, and the players' parties
+  and games won instead.
 
 Deals of one partie are not independent (the players play to the score), so
 the intervals treat the partie as the unit: rates use Wilson's interval on the
@@ -50,6 +53,8 @@ from .rules import rules_named
 
 #: "The show of the elder hand is twenty-eight points ...; the show of the younger hand is fourteen" (p. 148).
 TREATISE_SHOW = {"elder": 28, "younger": 14}
+#: A partie of Piquet au cent runs to as many deals as it takes: ``--deals`` asks for about this many a partie.
+DEALS_A_PARTIE_AU_CENT = 13
 
 _Job = tuple[tuple[str, str], int, int, str]  # the levels, the run's seed, the partie's number, the rules
 
@@ -212,6 +217,16 @@ class StatsReport:
                                                lambda d, i=i: d.elder != i),  # type: ignore[misc]
                 "ms_per_decision": round(1000 * secs / max(decisions, 1), 2),
             }
+        if rules_named(self.rules).goal is not None:
+            for i in (0, 1):
+                g, lo, hi = ratio_interval([r.games[i] for r in self.results], [1] * parties)
+                players[f"player{i + 1}"]["games_per_partie"] = {"mean": round(g, 3), "ci95": [round(lo, 3),
+                                                                                                round(hi, 3)]}
+            return {
+                "players": list(self.levels), "seed": self.seed, "rules": self.rules,
+                "parties": parties, "deals": self.deals(), "seconds": round(self.seconds, 1),
+                "hands": hands, "cards": cards, "partie": self._games(), **players,
+            }
         rubicons = [int(r.rubicon) for r in self.results]
         rc, rh = rate_interval(sum(rubicons), parties)
         vmean, vlo, vhi = ratio_interval(values, [1] * parties)
@@ -229,6 +244,23 @@ class StatsReport:
                           "distribution": _histogram(value_sorted, width=50)},
             },
             **players,
+        }
+
+
+    def _games(self) -> dict[str, Any]:
+        """At Piquet au cent: games, double games and deals per partie (p. 20)."""
+        ones = [1] * len(self.results)
+
+        def per_partie(xs: list[int]) -> dict[str, Any]:
+            mean, lo, hi = ratio_interval(xs, ones)
+            return {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
+
+        return {
+            "in_games": True,
+            "games_per_partie": per_partie([r.games_played for r in self.results]),
+            "deals_per_partie": per_partie([len(r.deal_results) for r in self.results]),
+            "doubles": clustered_rate([r.doubles[0] + r.doubles[1] for r in self.results],
+                                      [r.games_played for r in self.results]),
         }
 
 
@@ -256,19 +288,22 @@ def run_stats(p1: str, p2: str, deals: int, seed: int = 0, workers: int | None =
               parties: int | None = None) -> StatsReport:
     """Play whole parties until at least ``deals`` deals are played (or ``parties`` parties, when given).
 
+    At Piquet au cent, where a partie runs to as many deals as it takes, ``deals`` asks for one partie
+    for every ``DEALS_A_PARTIE_AU_CENT`` deals.
+
     ``save`` gets the run's header, each partie as a JSON line as it ends, and the run's time.
 
     Raises ``ValueError`` for an unknown level or rules, before anything is played.
     """
     p1, p2 = level_named(p1).name, level_named(p2).name
     r = rules_named(rules)
-    parties = max(1, parties if parties is not None else -(-deals // r.deals))
+    parties = max(1, parties if parties is not None else -(-deals // (r.deals or DEALS_A_PARTIE_AU_CENT)))
     workers = max(1, min(workers or os.cpu_count() or 1, parties))
-    report = StatsReport((p1, p2), seed, r.name)
+    report = StatsReport((p1, p2), seed, r.spec)
     if save is not None:
-        save.write(json.dumps({"players": [p1, p2], "seed": seed, "rules": r.name}) + "\n")
+        save.write(json.dumps({"players": [p1, p2], "seed": seed, "rules": r.spec}) + "\n")
     start = time.perf_counter()
-    for result in run_jobs(_play, _jobs((p1, p2), seed, parties, r.name), parties, workers, progress):
+    for result in run_jobs(_play, _jobs((p1, p2), seed, parties, r.spec), parties, workers, progress):
         report.results.append(result)
         if save is not None:
             save.write(json.dumps(dataclasses.asdict(result)) + "\n")
@@ -341,6 +376,8 @@ def format_stats(s: dict[str, Any]) -> str:
         lines.append(f"  {name:<9} " + "  ".join(f"{_rate_text(h[k]):<17}"
                                                   for k in ("pique", "repique", "capot", "carte_blanche")))
     p = s["partie"]
+    if p.get("in_games"):
+        return "\n".join(lines + _format_games(s))
     lines += ["", "The partie",
               f"  rubicons {_rate_text(p['rubicon_rate'])}, drawn {100 * p['draw_rate']:.1f}%",
               f"  value of a partie (points won) {p['value']['mean']:.1f} ({p['value']['ci95'][0]:.1f}-"
@@ -353,6 +390,25 @@ def format_stats(s: dict[str, Any]) -> str:
                      f"a deal as elder, {pl['score_as_younger']['mean']:.2f} as younger; "
                      f"{pl['ms_per_decision']} ms a decision")
     return "\n".join(lines)
+
+
+def _format_games(s: dict[str, Any]) -> list[str]:
+    """The partie at Piquet au cent: games, doubles and deals per partie, parties and games won (p. 20)."""
+    p = s["partie"]
+
+    def span(x: dict[str, Any]) -> str:
+        return f"{x['mean']:.2f} ({x['ci95'][0]:.2f}-{x['ci95'][1]:.2f})"
+
+    lines = ["", "The partie (three games out of five, a double counting two)",
+             f"  games a partie {span(p['games_per_partie'])}, deals a partie {span(p['deals_per_partie'])}, "
+             f"double games {_rate_text(p['doubles'])} of the games"]
+    for key in ("player1", "player2"):
+        pl = s[key]
+        lines.append(f"  {pl['level']:<12} wins {_rate_text(pl['win_rate'])} of the parties, "
+                     f"{span(pl['games_per_partie'])} games a partie; scores {pl['score_as_elder']['mean']:.2f} "
+                     f"a deal as elder, {pl['score_as_younger']['mean']:.2f} as younger; "
+                     f"{pl['ms_per_decision']} ms a decision")
+    return lines
 
 
 def plot_stats(report: StatsReport, prefix: str) -> list[str]:
@@ -379,6 +435,8 @@ def plot_stats(report: StatsReport, prefix: str) -> list[str]:
     ax.legend()
     written += _save(fig, f"{prefix}-scores")
     plt.close(fig)
+    if s["partie"].get("in_games"):
+        return written  # a partie au cent is won in games: no value in points to draw
     fig, ax = plt.subplots(figsize=(8, 4.5))
     values = [abs(r.points) for r in report.results]
     ax.hist([[v for r, v in zip(report.results, values, strict=True) if r.rubicon == rub] for rub in (False, True)],

@@ -8,6 +8,12 @@ carte blanche.  The calling is told in the game's words (``words.Narrator``).
 Answers are read with ``input()``, so a game can be scripted; ``help`` at any
 prompt lists what may be typed and ``quit`` (or the end of input) saves the
 record, when one is kept, and leaves.
+
+At Piquet au cent (``--rules au-cent``, with ``--agree`` for its options) the
+table says what differs: the lower cut deals, by twos, with no choice; the
+younger may discard nothing; the running score is the game's, a hundred up,
+with the games won beside it; a game won stops the deal, and the partie is
+three games out of five, a double counting two (p. 16-20).
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from .events import (
     CALL_POINT,
     CALL_SEQUENCE,
     CALL_SET,
+    CALL_VALUE,
     ELDER,
     EXCHANGE,
     LOOK,
@@ -70,10 +77,11 @@ from .events import (
 from .game import GameListener, PartieRunner, new_seed
 from .levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
 from .observation import Observation, first_card
-from .partie import Partie
-from .players import DECLARING, SimplePlayer
+from .partie import Partie, other_seat
+from .players import DECLARING, Player, SimplePlayer
 from .record import RecordError, load_record, record_of, replay
-from .rules import rules_named
+from .replay import deal_games, game_won_words, tally_words
+from .rules import RUBICON, Rules, rules_named
 from .words import Narrator, number_words, settlement_words
 
 HUMAN, COMPUTER = "A", "B"
@@ -90,18 +98,43 @@ _COMMON_HELP = (
 _NONE = {"none", "nothing", "no", "n", "pass", "-"}
 _YES = {"y", "yes"}
 #: Third-person narration turned to the second person, when the person is called "You".
-_YOU_VERBS = re.compile(r"\bYou (shows|discards|looks|leads|plays|adds|does)\b")
+_YOU_VERBS = re.compile(r"\bYou (shows|discards|looks|leads|plays|adds|does|reaches)\b")
+_SECOND_PERSON = {"does": "do", "reaches": "reach"}
 
 
 class Quit(Exception):
     """The person asked to stop (``quit``, or the end of input)."""
 
 
+class ComputerFailed(Exception):
+    """The computer player could not choose: a fault of its level, reported without losing the partie."""
+
+
+class GuardedPlayer:
+    """A computer player whose failure to choose is reported as ``ComputerFailed``, not as a crash."""
+
+    def __init__(self, player: Player, level: str) -> None:
+        self.player = player
+        self.level = level
+
+    def choose(self, obs: Observation) -> Action:
+        try:
+            return self.player.choose(obs)
+        except Exception as e:  # any fault of the level: the table reports it and keeps the record
+            raise ComputerFailed(f"the computer ({self.level}) could not choose: {type(e).__name__}: {e}") from e
+
+    def choose_deal(self, won_cut: bool) -> bool:
+        return self.player.choose_deal(won_cut)
+
+    def deal_by(self) -> int:
+        return self.player.deal_by()
+
+
 def _second_person(text: str) -> str:
     """``You discards five and takes in five`` -> ``You discard five and take in five``."""
     if "You " not in text:
         return text
-    text = _YOU_VERBS.sub(lambda m: "You " + ("do" if m.group(1) == "does" else m.group(1)[:-1]), text)
+    text = _YOU_VERBS.sub(lambda m: "You " + _SECOND_PERSON.get(m.group(1), m.group(1)[:-1]), text)
     if text.startswith("You "):
         text = text.replace(" and takes in ", " and take in ").replace(" he left", " you left")
     return text
@@ -134,9 +167,11 @@ class TerminalTable(GameListener):
     """The person's side of the table: a ``Player`` who asks at the terminal, and the runner's listener."""
 
     def __init__(self, console: Console, names: dict[str, str], symbols: bool = False,
-                 save: Callable[[Partie], None] | None = None, echo: bool | None = None) -> None:
+                 save: Callable[[Partie], None] | None = None, echo: bool | None = None,
+                 rules: Rules = RUBICON) -> None:
         self.console = console
         self.names = names
+        self.rules = rules
         self.symbols = symbols
         self.save = save
         self.advisor = SimplePlayer()
@@ -197,9 +232,18 @@ class TerminalTable(GameListener):
             elif obs is not None and word == "tricks":
                 self.show_tricks(obs)
             elif obs is not None and word == "hint":
-                self.say(f"Hint: {self.describe(self.advisor.choose(obs))}", style="italic")
+                self.hint(obs)
             else:
                 return text
+
+    def hint(self, obs: Observation) -> None:
+        """What the advisor would do; if it cannot answer here, say so and play on."""
+        try:
+            action = self.advisor.choose(obs)
+        except Exception as e:  # a fault of the advising level must not end the person's game
+            self.error(f"No hint: the advisor cannot answer here ({type(e).__name__}: {e}).")
+            return
+        self.say(f"Hint: {self.describe(action)}", style="italic")
 
     def show_help(self, help_lines: Sequence[tuple[str, str]], in_deal: bool) -> None:
         table = Table(box=None, show_header=False, padding=(0, 2))
@@ -222,7 +266,7 @@ class TerminalTable(GameListener):
     def describe(self, action: Action) -> str:
         """An action in words, as a hint."""
         if isinstance(action, Discard):
-            return f"discard {self.cards(action.cards)}"
+            return f"discard {self.cards(action.cards)}" if action.cards else "discard nothing (p. 17)"
         if isinstance(action, LookAtLeft):
             return "look at the cards left" if action.look else "do not look at the cards left"
         if isinstance(action, Play):
@@ -264,16 +308,27 @@ class TerminalTable(GameListener):
     def ask_discard(self, obs: Observation, again: bool = False) -> Action:
         elder = obs.role == ELDER
         most = obs.max_discard
+        may_keep = obs.min_discard == 0  # Piquet au cent: the younger need not discard (p. 17)
         if not again:
             self.say()
             self.show_hand(obs)
             who = "Elder hand" if elder else "Younger hand"
-            self.say(f"The stock holds {number_words(obs.stock_left)} cards. {who}: exchange one to "
-                     f"{number_words(most)} (Law {21 if elder else 22}).")
-        help_lines = (("cards", f"the cards to put out, e.g. KS 8C 7C (one to {number_words(most)}); "
-                                "you take in as many from the top of the stock"),)
+            if may_keep:
+                self.say(f"The stock holds {number_words(obs.stock_left)} cards. {who}: exchange up to "
+                         f"{number_words(most)}, or none (p. 17).")
+            else:
+                self.say(f"The stock holds {number_words(obs.stock_left)} cards. {who}: exchange one to "
+                         f"{number_words(most)} (Law {21 if elder else 22}).")
+        help_lines: tuple[tuple[str, str], ...] = (
+            ("cards", f"the cards to put out, e.g. KS 8C 7C ({'up' if may_keep else 'one'} to "
+                      f"{number_words(most)}); you take in as many from the top of the stock"),)
+        if may_keep:
+            help_lines += (("none or Enter", "keep your hand: discard nothing and take nothing in (p. 17)"),)
+        prompt = f"Discard (none, or 1 to {most})" if may_keep else f"Discard (1 to {most})"
         while True:
-            text = self.ask(f"Discard (1 to {most})", obs, help_lines)
+            text = self.ask(prompt, obs, help_lines)
+            if may_keep and (not text or text.lower() in _NONE):
+                return Discard(0)
             if not text:
                 self.error("Name the cards you put out, e.g. KS 8C 7C.")
                 continue
@@ -402,7 +457,11 @@ class TerminalTable(GameListener):
         me, them = obs.role, 1 - obs.role
         count = self.narrator.count
         self.say(f"This deal, as called: {self.name(HUMAN)} {count[me]}, {self.name(COMPUTER)} {count[them]}.")
-        if obs.partie is not None:
+        if obs.partie is not None and obs.rules.goal is not None:
+            p = obs.partie
+            self.say(f"Game {p.game_number} before this deal: {self.game_line(p.scores, p.games)}"
+                     "   (a hundred up; three games out of five, a double counting two).")
+        elif obs.partie is not None:
             s = obs.partie.scores
             self.say(f"The partie before this deal: {self.name(HUMAN)} {s.get(HUMAN, 0)}, "
                      f"{self.name(COMPUTER)} {s.get(COMPUTER, 0)} (deal {obs.partie.deal_number} "
@@ -422,12 +481,22 @@ class TerminalTable(GameListener):
 
     def cut(self, cut_a: Card, cut_b: Card, winner: str) -> None:
         self.cut_winner = winner
-        self.say(f"The cut for deal (Law 4): {self.name(HUMAN)} cut the {card_words(cut_a)}, "
-                 f"{self.name(COMPUTER)} the {card_words(cut_b)}. "
+        cards = (f"{self.name(HUMAN)} cut the {card_words(cut_a)}, "
+                 f"{self.name(COMPUTER)} the {card_words(cut_b)}.")
+        if not self.rules.higher_cut_chooses:
+            lower = other_seat(winner)
+            self.say(f"The cut for deal (p. 16): {cards} The lower card deals, with no choice: "
+                     f"{self.name(lower)} cut the lower and deal{'' if lower == HUMAN else 's'} first.")
+            return
+        self.say(f"The cut for deal (Law 4): {cards} "
                  f"{'You have' if winner == HUMAN else self.name(COMPUTER) + ' has'} the choice of deal.")
 
     def dealer_chosen(self, partie: Partie) -> None:
         dealer = partie.first_dealer
+        if not partie.rules.higher_cut_chooses:
+            self.say(f"{self.name(dealer)} deal{'s' if dealer == COMPUTER else ''} by twos, as the deal always "
+                     "is at Piquet au cent (p. 16); the deal then alternates, whoever wins a game.")
+            return
         if self.cut_winner == COMPUTER:
             choice = "elects to deal" if dealer == COMPUTER else "elects to be elder hand"
             self.say(f"{self.name(COMPUTER)} {choice}.")
@@ -446,13 +515,22 @@ class TerminalTable(GameListener):
         self.told = 0
         self.led = -1
         self.say()
-        double = " · counts double" if mult > 1 else ""
-        self.console.rule(f"[bold]Deal {index + 1} of {partie.deals_needed}[/]{double}")
         you = "you are elder hand" if elder_seat == HUMAN else "you are younger hand"
         deals = "You deal" if dealer == HUMAN else f"{self.name(COMPUTER)} deals"
-        s = partie.context(HUMAN).scores
-        self.say(f"{deals}; {you}.   Partie: {self.name(HUMAN)} {s[HUMAN]} · "
-                 f"{self.name(COMPUTER)} {s[COMPUTER]}")
+        context = partie.context(HUMAN)
+        s = context.scores
+        if partie.rules.goal is not None:
+            game = deal_games(partie)[index]
+            self.console.rule(f"[bold]Game {game.number} · deal {game.deal}[/] · deal {index + 1} of the partie")
+            if game.deal == 1:
+                self.say(f"Game {game.number} begins, a hundred up: both players at nothing (p. 20).",
+                         style="bold")
+            self.say(f"{deals}; {you}.   Game {game.number}: {self.game_line(s, context.games)}")
+        else:
+            double = " · counts double" if mult > 1 else ""
+            self.console.rule(f"[bold]Deal {index + 1} of {partie.deals_needed}[/]{double}")
+            self.say(f"{deals}; {you}.   Partie: {self.name(HUMAN)} {s[HUMAN]} · "
+                     f"{self.name(COMPUTER)} {s[COMPUTER]}")
         if partie.deals[-1].history:
             self.say("The deal so far:", style="italic")
         self.tell(partie)
@@ -461,6 +539,12 @@ class TerminalTable(GameListener):
     def action_applied(self, partie: Partie, seat: str, action: Action) -> None:
         self.tell(partie)
         self.save_now(partie)
+
+    def game_line(self, scores: dict[str, int], games: dict[str, int]) -> str:
+        """``You 45 · Computer 30   Games won: You 1 · Computer 0``: the game, where the partie score stands."""
+        return (f"{self.name(HUMAN)} {scores.get(HUMAN, 0)} · {self.name(COMPUTER)} "
+                f"{scores.get(COMPUTER, 0)}   Games won: {self.name(HUMAN)} {games.get(HUMAN, 0)} · "
+                f"{self.name(COMPUTER)} {games.get(COMPUTER, 0)}")
 
     def deal_finished(self, partie: Partie) -> None:
         self.tell(partie)
@@ -502,6 +586,9 @@ class TerminalTable(GameListener):
         played_by = -1
         for e in new:
             lines = list(self.narrator.lines([e]))
+            if e.kind == EXCHANGE and not e.value:  # Piquet au cent: the younger keeps his hand (p. 17)
+                left = f"; {number_words(e.detail)} left in the stock" if e.detail else ""
+                lines = [(None, f"{self.role_names[e.role]} discards nothing and takes in nothing (p. 17){left}.")]
             if e.kind == SCORE and e.detail == S_PLAY and pending and lines and e.role == played_by:
                 # The player's count said with the card he played: "Ten."
                 pending += f"  [{self._colour(e.role)}]“{escape(lines[0][1])}”[/]"
@@ -562,11 +649,28 @@ class TerminalTable(GameListener):
             table.add_row(f"In the partie (×{mult})", str(s[HUMAN]), str(s[COMPUTER]))
         self.console.print(table)
         s = partie.scores
+        if partie.rules.goal is not None:
+            self.show_game(partie, index)
+            return
         self.say(f"The partie: {self.name(HUMAN)} {s[HUMAN]} · {self.name(COMPUTER)} {s[COMPUTER]}"
                  f"   ({sum(1 for d in partie.deals if d.is_over)} of {partie.deals_needed} deals played)")
 
+    def show_game(self, partie: Partie, index: int) -> None:
+        """After a deal at Piquet au cent: the game's score, or the game won and the games won (p. 20)."""
+        game = deal_games(partie)[index]
+        if game.won is None:
+            s = game.scores
+            self.say(f"Game {game.number}: {self.name(HUMAN)} {s[HUMAN]} · {self.name(COMPUTER)} {s[COMPUTER]}"
+                     "   (a hundred up)")
+            return
+        self.say(escape(game_won_words(game.won, partie.deals[index], self.names)) + ".", style="bold")
+        self.say(escape(tally_words(partie.games(), self.names)))
+
     def show_partie_card(self, partie: Partie) -> None:
-        """The partie's score card: each deal as it counts, and the totals."""
+        """The partie's score card: each deal as it counts, and the totals (at Piquet au cent, the games)."""
+        if partie.rules.goal is not None:
+            self.show_games_card(partie)
+            return
         total = partie.scores
         table = Table(box=box.SIMPLE, show_footer=True)
         table.add_column("Deal", justify="right", footer="Total")
@@ -578,6 +682,21 @@ class TerminalTable(GameListener):
             note = "" if partie.deals[i].is_over else " (unfinished)"
             table.add_row(f"{i + 1}{note}", self.name(partie.dealer(i)), str(s[HUMAN]), str(s[COMPUTER]))
         self.console.print(table)
+
+    def show_games_card(self, partie: Partie) -> None:
+        """Piquet au cent: each deal with its game and the game's score after it, then the games won (p. 20)."""
+        table = Table(box=box.SIMPLE)
+        for title in ("Deal", "Game", "Dealer", self.name(HUMAN), self.name(COMPUTER), "The game"):
+            table.add_column(title, justify="left" if title in ("Dealer", "The game") else "right")
+        for i, g in enumerate(deal_games(partie)):
+            s = partie.deal_score(i)
+            note = "" if partie.deals[i].is_over else " (unfinished)"
+            if g.won is not None:
+                note = f", won by {self.name(g.won.winner)}{' (double)' if g.won.double else ''}"
+            table.add_row(str(i + 1), str(g.number), self.name(partie.dealer(i)), str(s[HUMAN]), str(s[COMPUTER]),
+                          escape(f"{g.scores[HUMAN]} to {g.scores[COMPUTER]}{note}"))
+        self.console.print(table)
+        self.say(escape(tally_words(partie.games(), self.names)))
 
     def show_settlement(self, partie: Partie) -> None:
         names = {seat: self.name(seat) for seat in (HUMAN, COMPUTER)}
@@ -637,13 +756,17 @@ def _describe_items(category: int, items: Sequence[Mask], show: Callable[[Mask],
 def _below_call(obs: Observation, category: int, best: Mask) -> bool:
     """Whether the elder's call beats the best the younger holds, whatever he declares.
 
-    For the point only the number of cards is compared before "What do they make?" (Law 62).
+    For the point only the number of cards is compared before "What do they make?" (Law 62); at Piquet
+    au cent the elder has called what it makes too (p. 18).
     """
     kind = (CALL_POINT, CALL_SEQUENCE, CALL_SET)[category]
     call = next((e for e in reversed(obs.events) if e.kind == kind), None)
     if call is None:
         return False
     if category == POINT:
+        stated = next((e for e in reversed(obs.events) if e.kind == CALL_VALUE), None)
+        if obs.rules.calls_state_value and stated is not None:
+            return point_key(best) < (call.value, stated.value)
         return point_key(best)[0] < call.value
     mine = sequence_key(best) if category == SEQUENCES else set_key(best)
     return mine < (call.value, call.detail)
@@ -685,12 +808,16 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
             console.print(f"The record's seed {record.seed} is used, not {seed}.", style="italic")
         seed = record.seed
     level = ns.level or _computer_level(saved) or DEFAULT_LEVEL
+    agree: list[str] = getattr(ns, "agree", None) or []
     try:
-        rules = rules_named(ns.rules or "rubicon") if partie is None else partie.rules
-        computer = make_player(level, seed)
+        wanted = rules_named(ns.rules or ("rubicon" if partie is None else partie.rules.name), agree)
+        computer = GuardedPlayer(make_player(level, seed), level_named(level).name)
         level = level_named(level).name
     except ValueError as e:
         return fail(str(e))
+    rules = wanted if partie is None else partie.rules
+    if (ns.rules or agree) and wanted != rules:
+        console.print(f"The record's rules are used: {escape(rules.title)}.", style="italic", highlight=False)
     path: str | None = ns.record or resume
     if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
         return fail(f"cannot save the record to {path}: no such folder")
@@ -706,7 +833,7 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
         save_atomically(path, record_of(p, players=record_names, seed=the_seed).to_json())
 
     table = TerminalTable(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols,
-                          save=save if path else None)
+                          save=save if path else None, rules=rules)
     console.print(f"[bold]{rules.title}[/]: {escape(human)} against the computer ({level}). "
                   f"Seed {the_seed}.", highlight=False)
     console.print("Cards are named rank then suit: AS, 10H, QC, 7D. Type [bold]help[/] at any prompt.",
@@ -718,6 +845,12 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     runner = PartieRunner({HUMAN: table, COMPUTER: computer}, the_seed, rules, partie, listener=table)
     try:
         runner.run()
+    except ComputerFailed as e:
+        console.print(f"The partie cannot go on: {escape(str(e).rstrip('.'))}.", style="red", highlight=False)
+        if path is not None and runner.partie is not None and runner.partie.deals and not table.save_failed:
+            console.print(f"Saved to {escape(path)}. Carry on with another level: piquet play --resume "
+                          f"{escape(path)} --level simple", highlight=False)
+        return 1
     except (Quit, KeyboardInterrupt) as stop:
         started = runner.partie is not None and bool(runner.partie.deals)
         if started and path is not None and not table.save_failed:
@@ -734,4 +867,4 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     return 0
 
 
-__all__ = ["Quit", "TerminalTable", "run_play", "save_atomically"]
+__all__ = ["ComputerFailed", "GuardedPlayer", "Quit", "TerminalTable", "run_play", "save_atomically"]

@@ -208,8 +208,13 @@ __all__ = ["Narrator", "number_words", "card_name"]
 
 def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rules, names: dict[str, str],
                      deals_played: int = 0, deals_needed: int = 0) -> str:
-    """The end of a partie in words: who wins, and how the points won are reckoned (Laws 71-73)."""
+    """The end of a partie in words: who wins, and how the points won are reckoned (Laws 71-73).
+
+    A partie of games (Piquet au cent) is told by ``games_settlement_words``: it has no points won.
+    """
     s = settlement
+    if rules.goal is not None:
+        return games_settlement_words(s, scores, names)
     if not s.finished:
         return f"The partie is unfinished: {deals_played} of {deals_needed} deals played."
     if s.winner is None:
@@ -223,3 +228,28 @@ def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rule
                 f"(under {rules.rubicon}): {w} + {lose} + {rules.bonus} = {s.points_won} points (Law 73).")
     return (f"{names[s.winner]} {wins} the partie: {w} - {lose} + {rules.bonus} = {s.points_won} points "
             f"(Law 72).")
+
+
+def games_settlement_words(settlement: Settlement, scores: dict[str, int], names: dict[str, str]) -> str:
+    """A partie of Piquet au cent: three games out of five, a double counting two (p. 20).
+
+    ``Ann wins the partie, three games to one (a double counting two): game 1 to Ann, 100 to 5, a double;
+    ...``.  ``scores`` are the partie's (``Partie.scores``): the game in progress, or the game just won.
+    """
+    s = settlement
+    t = {"A": 0, "B": 0, **s.tally}
+    listed = "; ".join(f"game {g.number} to {'you' if names[g.winner] == 'You' else names[g.winner]}, "
+                       f"{g.scores[g.winner]} to "
+                       f"{g.scores['B' if g.winner == 'A' else 'A']}{', a double' if g.double else ''}"
+                       for g in s.games)
+    if not s.finished or s.winner is None:
+        won = f"games won: {names['A']} {t['A']}, {names['B']} {t['B']} ({listed})" if s.games else "no game won yet"
+        if s.games and dict(s.games[-1].scores) == dict(scores):
+            return f"The partie is unfinished (three games out of five): {won}."
+        now = f"game {len(s.games) + 1} stands at {names['A']} {scores.get('A', 0)}, {names['B']} {scores.get('B', 0)}"
+        return f"The partie is unfinished (three games out of five): {now}; {won}."
+    loser = "B" if s.winner == "A" else "A"
+    wins = "win" if names[s.winner] == "You" else "wins"
+    doubles = " (a double counting two)" if any(g.double for g in s.games) else ""
+    score = f"{number_words(t[s.winner])} games to {number_words(t[loser]) if t[loser] else 'none'}"
+    return f"{names[s.winner]} {wins} the partie, {score}{doubles}: {listed} (p. 20)."

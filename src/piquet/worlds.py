@@ -15,17 +15,25 @@ Lawful certainties (what the laws and the log make sure of):
 - the number of cards each exchanged, and the younger's cards left when he
   looked at them (Law 36);
 - a carte blanche announced means twelve cards dealt without a court card,
-  none announced means at least one; a carte blanche shown gives the twelve
-  cards dealt (Laws 18-20);
+  none announced means at least one once it was due (at once, Law 20; at
+  Piquet au cent the younger's only after the elder's discard, p. 16); a
+  carte blanche shown gives the twelve cards dealt (Laws 18-20);
 - a call is of something held (Law 54: the engine allows no miscall): a
   point of N cards is N cards of one suit, worth what was said when "What do
-  they make?" was asked (Law 46); a sequence called is a run of that length
-  and head; a trio or quatorze of that rank (Laws 48, 62-64);
+  they make?" was asked (Law 46), or always at Piquet au cent, where the
+  elder states it (p. 18); a sequence called is a run of that length and
+  head; a trio or quatorze of that rank (Laws 48, 62-64);
 - a reply says how the younger's own declaration compared with the call
   (Law 46): "Not good" to five cards means he declared six or more, so he
   holds them; "Good" says only that he declared less, which anyone may
-  (sinking, p. 93);
-- cards shown or scored as good or equal are held (Law 55);
+  (sinking, p. 93); at Piquet au cent the whole call is compared, what the
+  point makes too, so "Good" says only that his point was lower in (cards,
+  value), fewer cards perhaps (p. 18);
+- cards shown or scored as good or equal are held (Law 55); quatorzes and
+  trios named at Piquet au cent (p. 18) tell the rank and the number of each,
+  not which three of a quatorze;
+- the younger exchanged what the log says, none at all perhaps at Piquet au
+  cent (p. 17);
 - cards played were held, and a card of another suit played to a lead shows
   a void in the suit led from that trick on (Law 59 IV: one must follow suit).
 
@@ -50,7 +58,8 @@ hand is built suit by suit by an exact count of the hands agreeing with the
 point and sequence facts (a small dynamic programme over the four suits),
 then split into the cards he kept and took in, with rejection only for the
 rarer facts that cross suits (quatorzes and trios, a dealt hand with no
-court card).
+court card).  Worlds are rebuilt under the observation's rules, and at a game
+of so many up with the game's scores before the deal (``game_of``).
 
 >>> from piquet.deal import Deal
 >>> from piquet.observation import observe
@@ -85,6 +94,7 @@ from .events import (
     ELDER,
     EXCHANGE,
     LOOK,
+    NAME_SET,
     PLAY,
     POINT,
     REPLY,
@@ -97,7 +107,7 @@ from .events import (
 )
 from .observation import Observation, observe
 
-__all__ = ["Knowledge", "World", "consistent", "discard_likelihood", "rebuild", "sample_worlds"]
+__all__ = ["Knowledge", "World", "consistent", "discard_likelihood", "game_of", "rebuild", "sample_worlds"]
 
 # ---------------------------------------------------------------- keys as integers
 
@@ -304,7 +314,8 @@ class _Decl:
     lo: int = 0
     hi: int = _MAX_KEY
     items: tuple[Mask, ...] = ()  # the cards shown of it, best first
-    complete: bool = False  # every item was shown (or nothing was declared)
+    complete: bool = False  # every item was shown or named (or nothing was declared)
+    named: tuple[tuple[int, int], ...] = ()  # au cent: quatorzes and trios named, (3 or 4, rank), not shown
 
 
 _ELDER_DECLARES = (Phase.ELDER_POINT, Phase.ELDER_SEQUENCES, Phase.ELDER_SETS)
@@ -325,10 +336,13 @@ class _Log:
         self.looked: list[int | None] = [None, None]
         self.left_public = 0  # the cards the younger left, when he looked at them (Law 36)
         self.cb_announced = [False, False]
+        # Whether a carte blanche would have been announced by now (p. 16: the younger's after the elder's discard).
+        self.cb_due = [True, obs.rules.younger_announces_at_once]
         self.cb_shown = [0, 0]
         self.plays: list[tuple[int, Card, int]] = []  # (role, card, trick)
         self.scored = [0, 0]  # cards counted in hand scores (carte blanche apart)
         shows: list[list[list[Mask]]] = [[[], [], []], [[], [], []]]
+        named: list[list[tuple[int, int]]] = [[], []]  # sets named, not shown (au cent, p. 18)
         call: list[tuple[int, int] | None] = [None, None, None]  # the elder's call: (first, second)
         asked, value = False, 0
         reply: list[int | None] = [None, None, None]
@@ -339,11 +353,15 @@ class _Log:
                 self.plays.append((e.role, e.cards.bit_length() - 1, e.value))
             elif kind == SHOW:
                 shows[e.role][e.value].append(e.cards)
+            elif kind == NAME_SET:
+                named[e.role].append((e.value, e.detail))
             elif kind == SCORE:
                 if e.detail != S_CARTE_BLANCHE:
                     self.scored[e.role] |= e.cards
             elif kind == EXCHANGE:
                 self.exchanged[e.role] = e.value
+                if e.role == ELDER:
+                    self.cb_due[YOUNGER] = True
             elif kind == LOOK:
                 self.looked[e.role] = e.value
                 if e.role == YOUNGER:
@@ -365,6 +383,8 @@ class _Log:
             elif kind == REPLY:
                 reply[current] = e.value
         self.first_lead = bool(self.plays)
+        stated = obs.rules.calls_state_value  # au cent: the elder's call says what the point makes (p. 18)
+        known_value = asked or stated
         phase = obs.phase
         self.decl = [[_Decl() for _ in range(3)] for _ in range(2)]
         for c in (POINT, SEQUENCES, SETS):
@@ -373,20 +393,24 @@ class _Log:
             if called is not None:
                 first, second = called
                 ed.decided = True
-                if c == POINT:  # the number of cards, and what they make when asked (Law 46)
-                    ed.lo, ed.hi = (first * 128 + value,) * 2 if asked else (first * 128, first * 128 + 127)
+                if c == POINT:  # the number of cards, and what they make when asked or stated (Law 46; p. 18)
+                    ed.lo, ed.hi = (first * 128 + value,) * 2 if known_value else (first * 128, first * 128 + 127)
                 else:
                     ed.lo = ed.hi = first * 128 + second
                 r = reply[c]
                 if r == 0:
                     ed.items, ed.complete = tuple(shows[ELDER][c]), True
+                    if c == SETS:
+                        ed.named = tuple(named[ELDER])
                 elif r == 1:
                     ed.items = tuple(shows[ELDER][c][:1])
                 if r is not None:
                     yd.decided = True
-                    yd.lo, yd.hi = _reply_range(c, first, value if asked else -1, ed.lo, r)
+                    yd.lo, yd.hi = _reply_range(c, first, value if asked else -1, ed.lo, r, stated)
                     if shows[YOUNGER][c]:
                         yd.items, yd.complete = tuple(shows[YOUNGER][c]), r == 2
+                    elif c == SETS and named[YOUNGER]:
+                        yd.named, yd.complete = tuple(named[YOUNGER]), True
             else:
                 if phase > _ELDER_DECLARES[c]:
                     ed.decided, ed.lo, ed.hi, ed.complete = True, 0, 0, True
@@ -394,6 +418,9 @@ class _Log:
                 if self.first_lead and not reckoning:
                     items = tuple(shows[YOUNGER][c])
                     key = _item_key(c, items[0]) if items else 0
+                    if c == SETS and named[YOUNGER]:
+                        yd.named = tuple(named[YOUNGER])
+                        key = _named_key(yd.named)
                     yd.decided, yd.lo, yd.hi, yd.items, yd.complete = True, key, key, items, True
 
     def voids(self, role: int) -> list[tuple[int, Mask]]:
@@ -413,13 +440,20 @@ class _Log:
         return out
 
 
-def _reply_range(category: int, count: int, value: int, e_key: int, r: int) -> tuple[int, int]:
+def _named_key(named: tuple[tuple[int, int], ...]) -> int:
+    """The key of the best quatorze or trio named (Law 64)."""
+    return max(n * 128 + r for n, r in named)
+
+
+def _reply_range(category: int, count: int, value: int, e_key: int, r: int,
+                 whole: bool = False) -> tuple[int, int]:
     """Where the younger's key lies, from his reply to the elder's call (Law 46; p. 89-90).
 
     For the point, without "What do they make?" only the number of cards was
     compared; with it (``value`` >= 0) the younger declared as many cards.
+    With ``whole`` (Piquet au cent, p. 18) the whole key was compared.
     """
-    if category == POINT:
+    if category == POINT and not whole:
         if value >= 0:
             v = count * 128 + value
             return ((count * 128, v - 1), (v, v), (v + 1, count * 128 + 127))[r]
@@ -455,6 +489,7 @@ class _Spec:
         self.set_best: tuple[int, int] | None = None  # honest: the best quatorze or trio's key
         self.set_any: tuple[int, int] | None = None  # lawful: some quatorze or trio in range
         self.set_small = 0  # ranks (bit r) with at most two cards held
+        self.set_named: dict[int, frozenset[int]] = {}  # au cent: rank -> the numbers of it he may hold
         self.impossible = False
         self._ready = False
         self.total = 0
@@ -483,12 +518,15 @@ class _Spec:
         return bits
 
     def sets_ok(self, hand: Mask) -> bool:
-        if self.set_best is None and self.set_any is None and not self.set_small:
+        if self.set_best is None and self.set_any is None and not self.set_small and not self.set_named:
             return True
         best = 0
         found = self.set_any is None
         for r in _HONOUR_RANKS:
             n = (hand & RANK_MASKS[r]).bit_count()
+            named = self.set_named.get(r)
+            if named is not None and n not in named:
+                return False
             if n >= 3:
                 if self.set_small >> r & 1:
                     return False
@@ -520,6 +558,8 @@ class _Spec:
             return n * 128 + r if n >= 3 else 0
 
         allowed = {0, 1, 2} if self.set_small >> r & 1 else {0, 1, 2, 3, 4}
+        if r in self.set_named:
+            allowed &= self.set_named[r]
         if self.set_best is not None:
             allowed = {n for n in allowed if key(n) <= self.set_best[1]}
         return allowed
@@ -738,6 +778,8 @@ class Knowledge:
         adv, log = self.adversary, self.log
         # His dealt twelve lie among the cards not seen; the stock holds the rest.
         self.deal_pool = self.pool & ~self.left_seen
+        # None announced says he has a court card, once it was due (at Piquet au cent, after the elder's discard).
+        self._court_dealt = log.cb_due[adv] and not log.cb_announced[adv]
         if self.exchanged >= 0:
             self.had, self._may_hold = 0, self.pool  # he has taken in from the stock too
         elif self.cb_known:
@@ -755,7 +797,7 @@ class Knowledge:
                 dealt = _random_subset(self.deal_pool & ~COURT_CARDS, 12, rng)
             else:
                 dealt = _random_subset(self.deal_pool, 12, rng)
-                if not dealt & COURT_CARDS:
+                if self._court_dealt and not dealt & COURT_CARDS:
                     continue  # Law 20: no carte blanche was announced
             break
         rest = self.deal_pool & ~dealt
@@ -831,13 +873,20 @@ class Knowledge:
             if not d.decided:
                 continue
             if not honest:
-                if not d.items and d.lo > 0:
+                # Lawful: a quatorze or trio named is held, or a trio out of a quatorze (p. 18).
+                for n, r in d.named:
+                    spec.set_named[r] = frozenset(range(n, 5))
+                if not d.items and not d.named and d.lo > 0:
                     if c == SETS:
                         spec.set_any = (d.lo, d.hi)
                     else:
                         spec.exists.append((1 if c == POINT else 3, d.lo, d.hi))
                 continue
             lo, hi = d.lo, d.hi
+            if d.named:  # each named is all he holds of its rank (nothing sunk)
+                lo = hi = _named_key(d.named)
+                for n, r in d.named:
+                    spec.set_named[r] = frozenset((n,))
             if d.items:
                 lo = hi = _item_key(c, d.items[0])
                 shown = d.items if d.complete else d.items[:1]
@@ -867,7 +916,7 @@ class Knowledge:
             else:
                 spec.set_best = (lo, hi)
                 if d.complete:
-                    ranks = {(i.bit_length() - 1) & 7 for i in d.items}
+                    ranks = {(i.bit_length() - 1) & 7 for i in d.items} | {r for _, r in d.named}
                     spec.set_small = sum(1 << r for r in _HONOUR_RANKS if r not in ranks)
         spec.excluded = excluded
         spec.deduce_sets()
@@ -989,7 +1038,8 @@ class Knowledge:
             return False
         if self.cb_known and dealt != self.cb_known:
             return False
-        if log.cb_announced[adv] != (not dealt & COURT_CARDS):
+        blanche = not dealt & COURT_CARDS
+        if log.cb_announced[adv] != blanche and (log.cb_announced[adv] or log.cb_due[adv]):
             return False
         if self.dealt_first:
             return not self.left_seen & dealt
@@ -1034,11 +1084,12 @@ def rebuild(obs: Observation, world: World) -> Deal:
     The discards are the world's, the looks and the cards played the log's;
     each declaration is the simplest that makes the log's events: the items
     shown when they all were, the first when only it was, otherwise one item
-    of the key the call or reply tells (Laws 46-55).  ``ValueError`` if no
-    such deal exists.
+    of the key the call or reply tells (Laws 46-55).  The deal is made under
+    the observation's rules, and at a game of so many up with the game's
+    scores (``game_of``).  ``ValueError`` if no such deal exists.
     """
     try:
-        deal = Deal(world.dealt[0], world.dealt[1], world.stock)
+        deal = Deal(world.dealt[0], world.dealt[1], world.stock, obs.rules, game_of(obs))
     except CardError as e:
         raise ValueError(str(e)) from e
     log = _Log(obs)
@@ -1066,11 +1117,28 @@ def rebuild(obs: Observation, world: World) -> Deal:
     return deal
 
 
+def game_of(obs: Observation) -> tuple[int, int] | None:
+    """At a game of so many up: the game's scores before this deal, by role (elder, younger), else None.
+
+    They are read from the partie (``obs.partie.scores``, by seat); an
+    observation without one is taken to begin a game at love all.
+    """
+    if obs.rules.goal is None:
+        return None
+    ctx = obs.partie
+    if ctx is None:
+        return (0, 0)
+    other = "B" if ctx.seat == "A" else "A"
+    mine, his = ctx.scores.get(ctx.seat, 0), ctx.scores.get(other, 0)
+    return (mine, his) if obs.role == ELDER else (his, mine)
+
+
 def _next_action(deal: Deal, world: World, log: _Log, plays: int) -> Action:
     p = deal.phase
     if p == Phase.ELDER_DISCARD or p == Phase.YOUNGER_DISCARD:
-        cards = world.discards[0 if p == Phase.ELDER_DISCARD else 1]
-        if not cards:
+        role = ELDER if p == Phase.ELDER_DISCARD else YOUNGER
+        cards = world.discards[role]
+        if not cards and log.exchanged[role] != 0:  # at Piquet au cent the younger may discard none (p. 17)
             raise ValueError("the world has no discard where the observation has one")
         return Discard(cards)
     if p == Phase.ELDER_LOOK or p == Phase.YOUNGER_LOOK:
@@ -1088,6 +1156,14 @@ def _next_action(deal: Deal, world: World, log: _Log, plays: int) -> Action:
 
 def _declaration(category: int, hand: Mask, d: _Decl) -> Action:
     """The simplest declaration from ``hand`` that makes what the log shows."""
+    if d.named:  # quatorzes and trios named (au cent, p. 18): any cards of those ranks make the same events
+        sets = []
+        for n, r in d.named:
+            held = _cards_of(hand & RANK_MASKS[r])
+            if len(held) < n:
+                raise ValueError("the hand does not hold what was named")
+            sets.append(_mask(held[-n:]))
+        return DeclareSets(tuple(sets))
     if d.items or d.complete:
         items = d.items if d.complete else d.items[:1]
     elif d.lo == 0:

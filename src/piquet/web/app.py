@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..game import new_seed
 from ..levels import level_named
 from ..record import RecordError
-from ..rules import rules_named
+from ..rules import Rules, rules_named
 from .protocol import ProtocolError, decode_message, error_message, state_message
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
@@ -276,10 +276,10 @@ class Hub:
                     seat = None if table is None else table.computer_to_move()
                     if table is None or seat is None:
                         return
-                    obs, version, player = table.observation(seat), table.version, table.player(seat)
+                    obs, version = table.observation(seat), table.version
                     await self.send_all(table_id, {"type": "thinking", "seat": seat})
                 start = time.monotonic()
-                action = await asyncio.to_thread(player.choose, obs)
+                action = await asyncio.to_thread(table.choose, seat, obs)
                 wait = self.pace - (time.monotonic() - start)
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -349,6 +349,24 @@ async def static_file(request: Request) -> Response:
     return FileResponse(path, headers={"Cache-Control": "no-cache"})
 
 
+def _rules_of(name: object, agreements: object) -> Rules:
+    """The rules a new table is played under: ``"rules"`` is a name or a spec (``"au-cent+small-cards"``),
+    ``"agreements"`` an optional list of Piquet au cent's options (p. 19); ``ValueError`` names what is known."""
+    if not isinstance(name, str):
+        raise ValueError("\"rules\" is a string: rubicon, four-deal or au-cent (with +small-cards, +fours)")
+    if not isinstance(agreements, list) or not all(isinstance(a, str) for a in agreements):
+        raise ValueError("\"agreements\" is a list of names: small-cards, fours (Piquet au cent, p. 19)")
+    return rules_named(name, agreements)
+
+
+def _rules_title(spec: str) -> str:
+    """The title of a stored table's rules (its spec as stored), or the spec itself if it is not known here."""
+    try:
+        return rules_named(spec).title
+    except ValueError:
+        return spec
+
+
 def _name(value: object, default: str) -> str:
     if value is None:
         return default
@@ -370,10 +388,7 @@ async def create_table(request: Request) -> Response:
         opponent = body.get("opponent", "computer")
         if opponent not in ("computer", "person"):
             raise ValueError("\"opponent\" is \"computer\" or \"person\"")
-        rules_name = body.get("rules", "rubicon")
-        if not isinstance(rules_name, str):
-            raise ValueError("\"rules\" is a string")
-        rules = rules_named(rules_name)
+        rules = _rules_of(body.get("rules", "rubicon"), body.get("agreements", []))
         name = _name(body.get("name"), "Player")
         seed = body.get("seed")
         if seed is None:
@@ -399,7 +414,7 @@ async def create_table(request: Request) -> Response:
     table_id = secrets.token_hex(6)
     table = Table.new(table_id, seats, seed, rules, opponent)
     now = time.time()
-    row = TableRow(id=table_id, created=now, updated=now, rules=rules.name, opponent=opponent, seed=seed,
+    row = TableRow(id=table_id, created=now, updated=now, rules=rules.spec, opponent=opponent, seed=seed,
                    status=table.status, version=table.version, scores=table.scores, seats=_seat_rows(seats),
                    record=table.record_json())
     await asyncio.to_thread(hub.store.insert, row)
@@ -413,7 +428,7 @@ async def list_tables(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     rows = await asyncio.to_thread(hub.store.list)
     return JSONResponse([
-        {"table": r.id, "status": r.status, "rules": r.rules, "opponent": r.opponent,
+        {"table": r.id, "status": r.status, "rules": r.rules, "title": _rules_title(r.rules), "opponent": r.opponent,
          "players": {s: seat.name for s, seat in r.seats.items()}, "scores": r.scores,
          "created": _iso(r.created), "updated": _iso(r.updated)}
         for r in rows

@@ -16,7 +16,8 @@ Decisions taken where the spec leaves things open
   once the dealer is known, and each next deal as soon as the last one ends (from
   ``deal_rng(seed, index)``).  ``{"kind": "deal", ...}`` at any other time is ``illegal``.
   The VIEW's ``"cut"`` tells who cut what; in phase ``"cut"`` the VIEW has no cards and no
-  roles (``"role"``, ``"roles"``, ``"partie"["dealer"]`` are ``null``).
+  roles (``"role"``, ``"roles"``, ``"partie"["dealer"]`` are ``null``).  At Piquet au cent
+  there is no choice: the lower cut deals (p. 16), and the first deal is dealt at once.
 * **Between deals** there is no pause and no "next deal" message: when the twelfth trick ends
   a deal and the partie goes on, the next deal is dealt at once.  The finished deal's public
   summary is in the VIEW's ``"last_deal"`` (present from the second deal on; when the partie
@@ -31,7 +32,8 @@ Decisions taken where the spec leaves things open
   cannot store an action (the database refused it, or another server process changed the
   table) nothing is applied and the sender gets ``stale``: the tables' states are sent again.
 * **options** is always a list: ``[]`` when it is not the seat's turn; ``[{"kind": "discard",
-  "min": 1, "max": n}]``; ``[{"kind": "look"}]`` (answer with ``{"kind": "look", "look":
+  "min": 1, "max": n}]`` (``"min": 0`` for the younger at Piquet au cent, p. 17: he may send
+  ``"cards": []``); ``[{"kind": "look"}]`` (answer with ``{"kind": "look", "look":
   true|false}``); for a declaration every legal ACTION of that category, the strongest first
   and declaring nothing last (``{"kind": "point", "cards": []}``, ``{"kind": "sequences",
   "runs": []}``, ``{"kind": "sets", "sets": []}``); ``[{"kind": "play", "cards": [...]}]``.
@@ -43,18 +45,36 @@ Decisions taken where the spec leaves things open
   the current deal), ``"totals"`` (``{"deal": {"A", "B"}, "partie": {"A", "B"}}``: this deal's
   points so far and the partie's running total, this deal counted with its multiplier),
   ``"opponent"`` (``"computer"``/``"person"``), ``"levels"`` (``{seat: level}`` of the computer
-  seats) and ``"cut"`` (``{"A": card, "B": card, "winner": seat}``).  The table talk is not
+  seats) and ``"cut"`` (``{"A": card, "B": card, "winner": seat, "lower_deals": bool}``: the winner
+  cut the higher card; ``lower_deals`` at Piquet au cent, where the other deals).  The table talk is not
   sent in words: the browser tells the ``events`` in the game's words itself.
 * ``"deal_history"``: ``[{"deal": 1, "dealer": seat, "multiplier": m, "scores": {"A", "B"}
   (as they count in the partie), "partie": {"A", "B"} (the partie after that deal)}]`` for
   the finished deals; ``"settlement"``: ``null`` until the partie is over, then ``{"winner":
-  seat|null, "points": n|null, "rubicon": bool, "scores": {"A", "B"}, "words": "..."}``;
+  seat|null, "points": n|null, "rubicon": bool, "scores": {"A", "B"}, "tally": {...}, "words": "..."}``;
   ``"last_trick"``: the last trick completed in this deal, ``{"number": n, "plays": [{"seat",
   "role", "card"}, {...}], "winner": seat}``, or ``null``.
 * ``"last_deal"`` (``null`` in the first deal): the finished deal before this one, public
   only: ``{"deal_number", "dealer", "roles", "multiplier", "scores": {seat: {kind: points}},
   "totals": {seat: points}, "counted": {seat: points in the partie}, "tricks_won": {seat: n},
-  "last_trick", "events"}`` (its public events, as in ``Observation.to_json``).
+  "last_trick", "events", "game_won"}`` (its public events, as in ``Observation.to_json``;
+  ``"game_won"``: ``null``, or at Piquet au cent ``{"seat", "score", "double"}`` when that deal
+  stopped because a player reached a hundred).
+* **The rules** (any ``Rules``, named by ``rules.spec``, e.g. ``"au-cent+small-cards"``):
+  ``"title"`` (``rules.title``), ``"agreements"`` (``["small-cards", "fours"]``, or ``[]``), and
+  ``"partie"["rules"]`` is the spec.  At **Piquet au cent** (a game of a hundred up, p. 16-20)
+  there is no choice of deal (the lower cut deals, by twos; the table starts dealt), the
+  younger's discard option has ``"min": 0``, and ``"game"`` is ``{"goal": 100, "double_below":
+  50, "to_win": 3, "number": the game of this deal, "scores": {"A", "B"} (that game's score, this
+  deal included: the same as ``totals.partie``), "tally": {"A", "B"} (games won, a double as
+  two), "games": [{"number", "first_deal", "last_deal" (deal numbers from 1), "scores",
+  "winner", "double"}]}``; ``null`` in the other rules.  ``"partie"["scores"]`` is the game's
+  score before this deal, ``"partie"["games"]`` the tally before it, ``"partie"["deals"]`` the
+  deals played and this one (a game runs to as many deals as it takes).  Each ``deal_history``
+  entry has ``"game"`` (its game's number) and ``"game_won"`` (``null`` or ``{"winner",
+  "double"}``), and its ``"partie"`` is the game's running score.  The settlement's ``"points"``
+  is ``null`` and ``"tally"`` holds the games won; its words are ``settlement_words``'s (the
+  partie is settled by ``rules.settlement_of``, never ``rules.settle``).
 * ``"status"``: ``"waiting"`` for a table against a person until the invited seat first
   connects (play may begin all the same), ``"playing"``, ``"finished"``.
 * The invited seat is called "Guest" unless its first websocket connection carries
@@ -74,7 +94,7 @@ Decisions taken where the spec leaves things open
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -84,7 +104,7 @@ from ..deal import Deal, Phase, declaration_key, legal_iter
 from ..events import ELDER, PLAY, ROLES, SCORE_KINDS, YOUNGER, Event
 from ..observation import Observation, PartieContext, observe
 from ..partie import Partie
-from ..rules import Rules
+from ..rules import AuCentRules, Game, Rules
 from ..words import settlement_words
 
 SEATS = ("A", "B")
@@ -327,6 +347,15 @@ def events_json(deal: Deal) -> list[dict[str, Any]]:
     return list(done)
 
 
+def _game_won(deal: Deal, seats: tuple[str, str]) -> dict[str, Any] | None:
+    """At Piquet au cent: who reached the goal in this deal, with what, and whether a double game (p. 20)."""
+    won = deal.game_won
+    if won is None or deal.game is None:
+        return None
+    role, double = won
+    return {"seat": seats[role], "score": deal.game[role] + deal.totals[role], "double": double}
+
+
 #: Summaries of finished deals, which do not change: (the deal itself, its summary), by ``id(deal)``.
 _SUMMARIES: OrderedDict[int, tuple[Deal, dict[str, Any]]] = OrderedDict()
 _SUMMARIES_KEPT = 512
@@ -361,12 +390,84 @@ def deal_summary(partie: Partie, index: int) -> dict[str, Any]:
         "tricks_won": _by_seat(public.tricks_won, seats),
         "last_trick": last_trick(public, seats),
         "events": events_json(deal),
+        "game_won": _game_won(deal, seats),
     }
     if deal.is_over:
         _SUMMARIES[key] = (deal, summary)
         if len(_SUMMARIES) > _SUMMARIES_KEPT:
             _SUMMARIES.popitem(last=False)
     return summary
+
+
+def _tally(games: Sequence[Game]) -> dict[str, int]:
+    """Games won by each seat, a double counting two (p. 20)."""
+    return {k: sum(g.counts for g in games if g.winner == k) for k in SEATS}
+
+
+def _game_json(rules: Rules, games: Sequence[Game], number: int, scores: Mapping[str, int]) -> dict[str, Any] | None:
+    """The VIEW's ``"game"`` at a game of so many up (Piquet au cent, p. 20), or None.
+
+    ``number``: the game this deal belongs to; ``scores``: that game's score, this deal included;
+    ``games``: the games won so far (their deals counted from 1).
+    """
+    if rules.goal is None:
+        return None
+    return {
+        "goal": rules.goal, "double_below": rules.double_below,
+        "to_win": rules.games_to_win if isinstance(rules, AuCentRules) else None,
+        "number": number, "scores": dict(scores), "tally": _tally(games),
+        "games": [{"number": g.number, "first_deal": g.first_deal + 1, "last_deal": g.last_deal + 1,
+                   "scores": dict(g.scores), "winner": g.winner, "double": g.double} for g in games],
+    }
+
+
+def _history(partie: Partie, counted: list[dict[str, int]], after: list[dict[str, int]], games: Sequence[Game],
+             start: int, stop: int) -> list[dict[str, Any]]:
+    """The ``deal_history`` entries of the finished deals ``start`` to ``stop - 1`` (indexes from 0)."""
+    rules = partie.rules
+    ended = {g.last_deal: g for g in games}
+    out = []
+    for i in range(start, stop):
+        entry: dict[str, Any] = {"deal": i + 1, "dealer": partie.dealer(i), "multiplier": rules.multiplier(i),
+                                 "scores": counted[i], "partie": dict(after[i])}
+        if rules.goal is not None:  # Piquet au cent: its game, and whether it won it (p. 20)
+            won = ended.get(i)
+            entry["game"] = 1 + sum(1 for g in games if g.last_deal < i)
+            entry["game_won"] = None if won is None else {"winner": won.winner, "double": won.double}
+        out.append(entry)
+    return out
+
+
+@dataclass(frozen=True)
+class _Finished:
+    """What every view of a partie says of its finished deals before the one in play: it does not change."""
+
+    last: Deal | None  # the last of them (whose identity keys the cache)
+    counted: list[dict[str, int]]  # each one's score as it counts in the partie
+    history: list[dict[str, Any]]  # their ``deal_history`` entries (shared between views: read-only)
+
+
+#: The finished deals' part of the views, by ``id`` of the last of them: a partie at au cent runs to many deals.
+_FINISHED: OrderedDict[int, _Finished] = OrderedDict()
+_FINISHED_KEPT = 1024
+
+
+def _finished_part(partie: Partie, index: int) -> _Finished:
+    """The deals before deal ``index`` (all finished), worked out once for all the views of this deal."""
+    if index == 0:
+        return _Finished(None, [], [])
+    last = partie.deals[index - 1]
+    hit = _FINISHED.get(id(last))
+    if hit is not None and hit.last is last and len(hit.counted) == index:
+        _FINISHED.move_to_end(id(last))
+        return hit
+    counted = [partie.deal_score(i) for i in range(index)]
+    after = partie.rules.running_scores(counted)
+    done = _Finished(last, counted, _history(partie, counted, after, partie.rules.games(after), 0, index))
+    _FINISHED[id(last)] = done
+    if len(_FINISHED) > _FINISHED_KEPT:
+        _FINISHED.popitem(last=False)
+    return done
 
 
 def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None, status: str | None = None,
@@ -381,21 +482,28 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     index = len(partie.deals) - 1
     deal = partie.deals[index]
     rules = partie.rules
-    # The partie's scores, worked out once: what Partie.context, deals_needed and is_finished each work out.
-    counted = [partie.deal_score(i) for i in range(index + 1)]
-    after: list[dict[str, int]] = []
-    running = {"A": 0, "B": 0}
-    for c in counted:
-        running = {"A": running["A"] + c["A"], "B": running["B"] + c["B"]}
-        after.append(running)
-    needed = rules.deals_needed([a for a, d in zip(after, partie.deals, strict=True) if d.is_over])
-    finished = deal.is_over and index + 1 >= needed
-    context = PartieContext(seat=seat, dealer=partie.dealer(index), deal_number=index + 1,
-                            deals_in_partie=needed, rules=rules.name,
-                            scores=dict(after[-2]) if index >= 1 else {"A": 0, "B": 0},
-                            multiplier=rules.multiplier(index))
-    obs = observe(deal, partie.role(index, seat), context)  # = partie.observation(seat)
     seats = (partie.seat(index, ELDER), partie.seat(index, YOUNGER))
+    # The partie's scores, worked out once: what Partie.context, deals_needed and is_finished each work out.
+    # At Piquet au cent the running scores are the game's, starting again at nothing after a game (p. 20).
+    done = _finished_part(partie, index)  # the deals before this one, all finished
+    counted = [*done.counted, partie.deal_score(index)]
+    after = rules.running_scores(counted)
+    over = after if deal.is_over else after[:-1]
+    needed = rules.deals_needed(over)
+    finished = deal.is_over and index + 1 >= needed
+    games = rules.games(over)
+    if deal.game is None:
+        before = dict(after[-2]) if index >= 1 else {"A": 0, "B": 0}
+        games_before: dict[str, int] = {}
+        number = 0
+    else:
+        before = _by_seat(deal.game, seats)  # the game's scores before this deal, as the deal was given them
+        won_before = [g for g in games if g.last_deal < index]
+        games_before, number = _tally(won_before), len(won_before) + 1
+    context = PartieContext(seat=seat, dealer=partie.dealer(index), deal_number=index + 1,
+                            deals_in_partie=needed, rules=rules.spec, scores=before,
+                            multiplier=rules.multiplier(index), games=games_before, game_number=number)
+    obs = observe(deal, partie.role(index, seat), context)  # = partie.observation(seat)
     v = replace(obs, events=()).to_json()  # the events, the same, from the cache
     v["events"] = events_json(deal)
     v["seat"] = seat
@@ -406,17 +514,18 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["roles"] = {"elder": seats[ELDER], "younger": seats[YOUNGER]}
     v["totals"] = {"deal": _by_seat((deal.totals[ELDER], deal.totals[YOUNGER]), seats),
                    "partie": dict(after[-1])}
-    v["deal_history"] = [
-        {"deal": i + 1, "dealer": partie.dealer(i), "multiplier": rules.multiplier(i),
-         "scores": counted[i], "partie": dict(after[i])}
-        for i, d in enumerate(partie.deals) if d.is_over
-    ]
+    v["title"] = rules.title
+    v["agreements"] = list(rules.agreements)
+    v["game"] = _game_json(rules, games, number, after[-1])
+    v["deal_history"] = done.history + (_history(partie, counted, after, games, index, index + 1)
+                                        if deal.is_over else [])
     if finished:
-        s = rules.settle(after[-1], True)
+        # Never rules.settle at au cent: a partie of games is settled by its games (p. 20).
+        s = rules.settlement_of(after, True)
         played = sum(1 for d in partie.deals if d.is_over)
         v["settlement"] = {
             "winner": s.winner, "points": s.points_won, "rubicon": s.rubicon, "scores": dict(after[-1]),
-            "words": settlement_words(s, after[-1], rules, names, played, needed),
+            "tally": dict(s.tally), "words": settlement_words(s, after[-1], rules, names, played, needed),
         }
     else:
         v["settlement"] = None
@@ -424,7 +533,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["last_deal"] = deal_summary(partie, index - 1) if index >= 1 else None
     v["opponent"] = opponent
     v["levels"] = dict(levels or {})
-    v["cut"] = None if cut is None else {"A": card_name(cut[0]), "B": card_name(cut[1]), "winner": cut[2]}
+    v["cut"] = None if cut is None else cut_json(rules, cut)
     return v
 
 
@@ -446,15 +555,24 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str], *, players: M
         "tricks_won": {"elder": 0, "younger": 0}, "scores": {"elder": dict(nothing), "younger": dict(nothing)},
         "events": [],
         "partie": {"seat": seat, "dealer": None, "deal_number": 1, "deals": rules.deals_needed([]),
-                   "rules": rules.name, "scores": dict(zero), "multiplier": rules.multiplier(0)},
+                   "rules": rules.spec, "scores": dict(zero), "multiplier": rules.multiplier(0),
+                   "games": {} if rules.goal is None else dict(zero), "game_number": 0 if rules.goal is None else 1},
         "seat": seat, "players": dict(players) if players is not None else {"A": "A", "B": "B"},
         "status": status, "my_turn": chooser,
         "options": [{"kind": "deal", "deal": True}, {"kind": "deal", "deal": False}] if chooser else [],
         "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
+        "title": rules.title, "agreements": list(rules.agreements), "game": _game_json(rules, (), 1, zero),
         "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,
         "levels": dict(levels or {}),
-        "cut": {"A": card_name(cut[0]), "B": card_name(cut[1]), "winner": cut[2]},
+        "cut": cut_json(rules, cut),
     }
+
+
+def cut_json(rules: Rules, cut: tuple[Card, Card, str]) -> dict[str, Any]:
+    """The cut for deal, public: the cards cut by A and B, who cut the higher (Law 4), and whether the lower
+    card deals (Piquet au cent, p. 16) rather than the higher choosing."""
+    return {"A": card_name(cut[0]), "B": card_name(cut[1]), "winner": cut[2],
+            "lower_deals": not rules.higher_cut_chooses}
 
 
 def state_message(version: int, seat: str, view_: dict[str, Any]) -> dict[str, Any]:
@@ -468,6 +586,6 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 
 __all__ = [
     "ChooseDeal", "ClientMessage", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction", "decode_action",
-    "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick", "options",
+    "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick", "options",
     "state_message", "view",
 ]

@@ -7,7 +7,9 @@ action by action (``Deal.apply``), and each frame is read off the engine after t
 at the table, when a deal ends and the partie goes on, the next deal is dealt at once: the
 frame of a deal's last card shows the next deal as dealt, its words tell how the last one
 ended, and its ``trick`` is that deal's last trick.  The cut (Law 4) is no step: the JSON gives
-the cards cut, and each deal its dealer; a partie not yet dealt has no frame.
+the cards cut, and each deal its dealer; a partie not yet dealt has no frame.  At Piquet au cent
+each frame has its ``"game"`` (the game in play, its score, the games won), a deal stopped at a
+hundred says so, and the next deal opens a new game at nothing (p. 20).
 
 Who may see what (the laws hide the hands, the discards and the stock; Laws 21-25, 33, 36, 55):
 
@@ -47,7 +49,7 @@ from ..observation import observe
 from ..partie import Partie, cut_for_deal
 from ..record import PartieRecord, RecordError, replay
 from ..words import Narrator, settlement_words
-from .protocol import SEATS, last_trick
+from .protocol import SEATS, cut_json, last_trick
 from .store import Store, TableRow
 from .table import Seat
 
@@ -164,6 +166,7 @@ def _frame(live: Partie, index: int, step: int, by: str | None, what: list[str],
         "scores": _by_seat(seats, (list(deal.scores[ELDER]), list(deal.scores[YOUNGER]))),
         "totals": {"deal": _by_seat(seats, (deal.totals[ELDER], deal.totals[YOUNGER])),
                    "counted": live.deal_score(index), "partie": live.scores},
+        "game": _game(live),
     }
     if seat is None:
         frame["hands"] = _by_seat(seats, (_names(deal.hands[ELDER]), _names(deal.hands[YOUNGER])))
@@ -193,9 +196,29 @@ _SILENT = {
 }
 
 
+def _game(live: Partie) -> dict[str, Any] | None:
+    """At a game of so many up (Piquet au cent, p. 20): the game in play, its score and the games won."""
+    if live.rules.goal is None:
+        return None
+    won = live.games()
+    deal = live.deals[-1]
+    number = len(won) + (0 if won and won[-1].last_deal == len(live.deals) - 1 else 1)
+    tally = {s: sum(g.counts for g in won if g.winner == s) for s in SEATS}
+    return {"number": number, "scores": live.scores, "tally": tally, "goal": live.rules.goal,
+            "won": deal.game_won is not None}
+
+
 def _opening(live: Partie, index: int, names: Mapping[str, str]) -> str:
     dealer = live.dealer(index)
     elder = live.seat(index, ELDER)
+    deal = live.deals[index]
+    if deal.game is not None:  # Piquet au cent: the deals of a game are as many as it takes (p. 20)
+        seats = (live.seat(index, ELDER), live.seat(index, YOUNGER))
+        game = _game(live) or {}
+        stands = ("at nothing" if not any(deal.game) else
+                  f"at {names[seats[ELDER]]} {deal.game[ELDER]}, {names[seats[YOUNGER]]} {deal.game[YOUNGER]}")
+        return (f"Deal {index + 1}, game {game.get('number')} ({stands}, a hundred up): {names[dealer]} deals; "
+                f"{names[elder]} is elder hand.")
     double = ", counting double" if live.rules.multiplier(index) > 1 else ""
     return f"Deal {index + 1} of {live.deals_needed}{double}: {names[dealer]} deals; {names[elder]} is elder hand."
 
@@ -208,6 +231,17 @@ def _ending(live: Partie, index: int, names: Mapping[str, str]) -> str:
             f"{names[seats[YOUNGER]]} {deal.totals[YOUNGER]}")
     if live.rules.multiplier(index) > 1:
         text += f"; counting double, {counted[seats[ELDER]]} and {counted[seats[YOUNGER]]}"
+    if deal.game is not None:
+        scores = live.scores
+        won = deal.game_won
+        if won is None:
+            text += f"; the game stands at {names['A']} {scores['A']}, {names['B']} {scores['B']}"
+        else:
+            winner = seats[won[0]]
+            loser = "B" if winner == "A" else "A"
+            double = ", a double game" if won[1] else ""
+            text += (f"; it stopped there: {names[winner]} wins the game, {scores[winner]} to "
+                     f"{scores[loser]}{double} (p. 20)")
     return text + "."
 
 
@@ -238,13 +272,15 @@ def replay_frames(final: Partie, players: Mapping[str, str], seat: str | None = 
     step = 0
     carried: tuple[str | None, list[str], dict[str, Any] | None] = (None, [], None)  # a deal's last action
     for index, played in enumerate(final.deals):
-        deal = live.add_deal(Deal(played.dealt[ELDER], played.dealt[YOUNGER], played.stock))
+        deal = live.deal_cards(played.dealt[ELDER], played.dealt[YOUNGER], played.stock)
         seats = (live.seat(index, ELDER), live.seat(index, YOUNGER))
         role_names = (names[seats[ELDER]], names[seats[YOUNGER]])
         viewer = None if seat is None else live.role(index, seat)
         teller = _Teller(deal, role_names, viewer, seat is None)
+        game = _game(live)
         deals.append({
-            "number": index + 1, "dealer": live.dealer(index), "of": live.deals_needed,
+            "number": index + 1, "dealer": live.dealer(index),
+            "of": live.deals_needed if game is None else None, "game": None if game is None else game["number"],
             "roles": {"elder": seats[ELDER], "younger": seats[YOUNGER]},
             "multiplier": live.rules.multiplier(index), "first_step": step,
             "dealt": ({s: _names(deal.dealt[live.role(index, s)]) for s in SEATS} if seat is None
@@ -314,9 +350,9 @@ def replay_document(row: TableRow, seat: str | None) -> dict[str, Any]:
     """The replay JSON of a stored table; ``RecordError`` (a ``ValueError``) if its record cannot be rebuilt."""
     partie = replay(PartieRecord.from_json(row.record))
     players = {s: r.name for s, r in row.seats.items()}
-    cut_a, cut_b, winner = cut_for_deal(cut_rng(row.seed))  # public, as in the VIEW (Law 4)
-    doc = {"table": row.id, "players": players, "rules": row.rules, "title": partie.rules.title,
-           "status": row.status, "cut": {"A": card_name(cut_a), "B": card_name(cut_b), "winner": winner}}
+    cut = cut_for_deal(cut_rng(row.seed))  # public, as in the VIEW (Law 4; au cent, p. 16)
+    doc = {"table": row.id, "players": players, "rules": partie.rules.spec, "title": partie.rules.title,
+           "status": row.status, "cut": cut_json(partie.rules, cut)}
     doc.update(replay_frames(partie, players, seat))
     return doc
 

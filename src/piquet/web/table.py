@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,11 +22,16 @@ from ..deal import IllegalAction
 from ..game import cut_rng, deal_rng
 from ..levels import make_player
 from ..observation import Observation
-from ..partie import Partie, cut_for_deal, other_seat
+from ..partie import Partie, cut_for_deal, first_dealer_after_cut, other_seat
 from ..players import Player
 from ..record import PartieRecord, record_of, replay
 from ..rules import Rules
 from .protocol import ChooseDeal, WireAction, cut_view, view
+
+log = logging.getLogger("piquet.web")
+
+#: The level that stands in for a computer level that fails (``Table.choose``).
+FALLBACK_LEVEL = "cavendish"
 
 
 class TableError(Exception):
@@ -106,10 +113,14 @@ class Table:
 
     @classmethod
     def new(cls, table_id: str, seats: dict[str, Seat], seed: int, rules: Rules, opponent: str = "computer") -> Table:
-        """The cut (Law 4): a person who wins it chooses whether to deal; a computer deals, by twos."""
+        """The cut (Law 4): a person who wins it chooses whether to deal; a computer deals, by twos.
+
+        At Piquet au cent nobody chooses: the lower cut deals (p. 16).
+        """
         _, _, winner = cut_for_deal(cut_rng(seed))
-        table = cls(table_id, seats, seed, Partie(rules, first_dealer=winner, deal_by=2), opponent, 0)
-        table.dealer_chosen = seats[winner].is_computer
+        dealer = first_dealer_after_cut(rules, winner)
+        table = cls(table_id, seats, seed, Partie(rules, first_dealer=dealer, deal_by=2), opponent, 0)
+        table.dealer_chosen = not table.offers_choice
         table._deal_if_needed()
         return table
 
@@ -121,7 +132,9 @@ class Table:
             raise ValueError("a table's record carries its seed")
         partie = replay(record)
         table = cls(table_id, seats, record.seed, partie, opponent, 0)
-        table.dealer_chosen = bool(partie.deals) or seats[table.cut[2]].is_computer
+        table.dealer_chosen = bool(partie.deals) or not table.offers_choice
+        if not partie.deals and table.dealer_chosen:  # nothing dealt yet: the dealer follows from the cut
+            table.partie = Partie(partie.rules, first_dealer_after_cut(partie.rules, table.cut[2]), deal_by=2)
         table._deal_if_needed()
         table.version = actions_played(partie) + (table.choice_version if partie.deals else 0)
         return table
@@ -136,9 +149,15 @@ class Table:
         return self._cut
 
     @property
+    def offers_choice(self) -> bool:
+        """Whether the winner of the cut chooses whether to deal: a person, under rules that give him the
+        choice (Law 4); a computer deals, and at Piquet au cent the lower cut deals (p. 16)."""
+        return self.partie.rules.higher_cut_chooses and not self.seats[self.cut[2]].is_computer
+
+    @property
     def choice_version(self) -> int:
-        """1 if the winner of the cut is a person, whose choice of deal is an action of the table; else 0."""
-        return 0 if self.seats[self.cut[2]].is_computer else 1
+        """1 if the winner of the cut chooses whether to deal, his choice being an action of the table; else 0."""
+        return 1 if self.offers_choice else 0
 
     @property
     def choosing(self) -> str | None:
@@ -217,6 +236,9 @@ class Table:
                 raise TableError("illegal", "first the winner of the cut chooses whether to deal (Law 4)")
             return action
         if isinstance(action, ChooseDeal):
+            if not self.partie.rules.higher_cut_chooses:
+                raise TableError("illegal", f"there is no choice of deal at {self.partie.rules.title}: "
+                                            "the lower cut deals (p. 16)")
             raise TableError("illegal", "the dealer is chosen: there is no choice of deal to make now (Law 4)")
         deal = self.partie.current
         assert deal is not None
@@ -269,6 +291,25 @@ class Table:
 
     def observation(self, seat: str) -> Observation:
         return self.partie.observation(seat)
+
+    def choose(self, seat: str, obs: Observation) -> Action:
+        """The computer's choice from its observation.  A level that fails (one that cannot play these
+        rules) is logged and stood in for, for this move, by the ``cavendish`` level, then by a legal
+        choice at random: the table goes on, and nobody is shown the failure but the log."""
+        try:
+            return self.player(seat).choose(obs)
+        except Exception:
+            log.exception("table %s: the computer (%s) failed at %s under %s; the %s level stands in",
+                          self.id, self.seats[seat].level, obs.phase.name.lower(), self.partie.rules.spec,
+                          FALLBACK_LEVEL)
+        try:
+            fallback = self._players.get(f"{seat}-fallback")
+            if fallback is None:
+                fallback = self._players[f"{seat}-fallback"] = make_player(FALLBACK_LEVEL, self.seed)
+            return fallback.choose(obs)
+        except Exception:
+            log.exception("table %s: the %s level failed too; a legal choice at random", self.id, FALLBACK_LEVEL)
+            return obs.sample(random.Random())
 
 
 __all__ = ["Seat", "Table", "TableError", "actions_played", "hash_token", "new_token"]

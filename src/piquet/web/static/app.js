@@ -11,7 +11,7 @@ import { $, clear, h, put } from "./dom.js";
 import {
   CATEGORIES, SCORE_KINDS, SCORE_LABELS, cap, countWords, declarationCards, declarationCategory,
   declarationItems, declarationWords, fullestDeclaration, narrate, numberWords, optionForCards, phaseWords,
-  settlementWords, tricksOf,
+  rulesWords, settlementWords, tricksOf,
 } from "./words.js";
 
 // ------------------------------------------------------------------ small DOM helpers
@@ -336,6 +336,7 @@ function render() {
   root.dataset.status = v ? v.status || "" : "";
   root.dataset.seat = S.seat || "";
   root.dataset.pending = S.pending ? "true" : "false";
+  root.dataset.rules = v && v.partie ? v.partie.rules || "" : "";
   root.classList.toggle("has-view", Boolean(v));
   renderError();
   renderFatal();
@@ -352,6 +353,7 @@ function render() {
     renderScores(v);
     renderScoreCard(v);
     renderLastDeal(v);
+    renderGameNews(v);
     renderDiscardPanel(v);
     renderFinish(v);
     scheduleForced(v);
@@ -439,7 +441,8 @@ function renderStatus() {
   if (e.textContent !== text) e.textContent = text;
   th.hidden = !S.thinking;
   if (S.thinking) $("thinking-text").textContent = `${playerName(S.thinking)} is thinking`;
-  document.title = v && v.my_turn && v.status !== "finished" ? "\u25cf Your turn \u2014 Piquet" : "Piquet \u2014 the table";
+  const game = v && v.game ? "Piquet au cent" : "Piquet"; // a game of so many up: Piquet au cent
+  document.title = v && v.my_turn && v.status !== "finished" ? `\u25cf Your turn \u2014 ${game}` : `${game} \u2014 the table`;
 }
 
 function otherName(v) {
@@ -450,16 +453,34 @@ function renderHeader(v) {
   const p = v.partie || {};
   const totals = partieTotals(v);
   const me = S.seat;
-  const rules = p.rules === "four-deal" ? "four-deal partie" : "rubicon partie";
+  const rules = h("span", { class: "rules", testid: "rules", title: v.title || "" }, ` \u00b7 ${rulesWords(p.rules)}`);
+  const sep = () => h("span", { class: "sep" }, " \u00b7 ");
+  const g = v.game;
+  if (g) {
+    // A game of a hundred up (Piquet au cent): the game's score where the partie's would be, and the games won.
+    const tally = g.tally || {};
+    put(clear($("partie-line")),
+      h("span", { testid: "deal-number" }, p.deal_number ? `Game ${g.number}, deal ${p.deal_number}` : `Game ${g.number}`),
+      sep(),
+      h("span", { testid: "partie-scores", title: `The game: the first to ${g.goal} wins it` },
+        `Game (to ${g.goal}): `, h("b", {}, `You ${totals[me] ?? 0}`), " \u2013 ",
+        h("b", {}, `${otherName(v)} ${totals[other(me)] ?? 0}`)),
+      sep(),
+      h("span", { testid: "games-tally", title: `${countWords(g.to_win)} games win the partie; a double counts two` },
+        "Games: ", h("b", {}, `You ${tally[me] ?? 0}`), " \u2013 ", h("b", {}, `${otherName(v)} ${tally[other(me)] ?? 0}`),
+        ` (${g.to_win} to win)`),
+      rules);
+    return;
+  }
   const deal = p.deal_number ? `Deal ${p.deal_number} of ${p.deals || "?"}` : "";
   const dbl = p.multiplier > 1 ? " (counts double)" : "";
-  put(clear($("partie-line")), 
+  put(clear($("partie-line")),
     h("span", { testid: "deal-number" }, deal + dbl),
-    h("span", { class: "sep" }, " \u00b7 "),
+    sep(),
     h("span", { testid: "partie-scores" },
       "Partie: ", h("b", {}, `You ${totals[me] ?? 0}`), " \u2013 ",
       h("b", {}, `${otherName(v)} ${totals[other(me)] ?? 0}`)),
-    h("span", { class: "rules" }, ` \u00b7 ${rules}`),
+    rules,
   );
 }
 
@@ -747,14 +768,18 @@ function renderActions(v) {
     const n = S.selected.size;
     const { min = 1, max = 5 } = c.discard;
     const ok = n >= Math.max(min, 1) && n <= max;
+    const range = min === 0 ? `up to ${numberWords(max)}, or keep all your cards`
+      : `${min > 1 ? `${numberWords(min)} to ` : "one to "}${numberWords(max)}`;
     const sel = n ? `Selected: ${sortCards([...S.selected]).map(cardShort).join(" ")} \u2014 you take in ${countWords(n)}.`
-      : `Click the cards to discard (${min > 1 ? `${min} to ` : "one to "}${numberWords(max)}).`;
+      : `Click the cards to discard (${range}).`;
     box.append(
       h("p", { class: "selection", testid: "selection", "aria-live": "polite" }, sel),
       h("div", { class: "buttons" },
         button(n ? `Discard ${countWords(n)}` : "Discard", "discard-button",
           () => sendAction({ kind: "discard", cards: sortCards([...S.selected]) }), { primary: true, disabled: !ok }),
-        min === 0 ? button("Take none", "take-none", () => sendAction({ kind: "discard", cards: [] })) : null,
+        // The younger need not discard at Piquet au cent (p. 17): the options say so with "min": 0.
+        min === 0 ? button("Keep all (discard none)", "keep-all", () => sendAction({ kind: "discard", cards: [] }),
+          { primary: !n }) : null,
         button("Clear", "clear-selection", () => { S.selected.clear(); render(); }, { disabled: !n })),
     );
     return;
@@ -896,13 +921,26 @@ function renderTalk(v) {
   if (v.cut && dealNo === 1) {
     const cutA = v.cut[S.seat];
     const cutB = v.cut[other(S.seat)];
-    const winner = v.cut.winner === S.seat ? "You have" : `${otherName(v)} has`;
-    list.append(h("li", { class: "narrator" }, `The cut: you cut the ${cardWords(cutA)}, ${otherName(v)} the `
-      + `${cardWords(cutB)}. ${winner} the choice of deal.`));
+    const cut = `The cut: you cut the ${cardWords(cutA)}, ${otherName(v)} the ${cardWords(cutB)}.`;
+    if (v.cut.lower_deals) {
+      // Piquet au cent: no choice, the lower card deals (p. 16).
+      const lower = v.cut.winner === S.seat ? `${otherName(v)} cut the lower card and deals` : "You cut the lower card and deal";
+      list.append(h("li", { class: "narrator", testid: "cut-words" }, `${cut} ${lower} (p. 16).`));
+    } else {
+      const winner = v.cut.winner === S.seat ? "You have" : `${otherName(v)} has`;
+      list.append(h("li", { class: "narrator", testid: "cut-words" }, `${cut} ${winner} the choice of deal.`));
+    }
   }
   if (dealNo && v.phase !== "cut") {
     const dealer = seats.younger === S.seat ? "You deal" : `${otherName(v)} deals`;
-    list.append(h("li", { class: "narrator deal-start" }, `Deal ${dealNo}: ${dealer}; you are ${roleWords(me)}.`));
+    const g = v.game;
+    let game = "";
+    if (g) {
+      const before = v.partie.scores || {};
+      game = (before[S.seat] || before[other(S.seat)]) ? ` (game ${g.number}, standing at you ${before[S.seat] ?? 0}, `
+        + `${otherName(v)} ${before[other(S.seat)] ?? 0})` : ` (game ${g.number}, at nothing)`;
+    }
+    list.append(h("li", { class: "narrator deal-start" }, `Deal ${dealNo}${game}: ${dealer}; you are ${roleWords(me)}.`));
   }
   const trickRows = new Map(); // trick number -> its line: a trick's two cards are told on one line
   for (const line of S.talk.lines) {
@@ -1001,6 +1039,10 @@ function renderScores(v) {
 }
 
 function renderScoreCard(v) {
+  if (v.game) {
+    renderGamesCard(v);
+    return;
+  }
   const box = clear($("score-card-box"));
   const me = S.seat;
   const them = other(me);
@@ -1039,6 +1081,81 @@ function renderScoreCard(v) {
   }
 }
 
+/** Who won a game, in words: "Computer won game 1, 104 to 37, a double game (it counts two)." */
+function gameWonWords(game) {
+  const mine = game.winner === S.seat;
+  const loser = other(game.winner);
+  const double = game.double ? ", a double game (it counts two)" : "";
+  return `${mine ? "You" : playerName(game.winner)} won game ${game.number}, ${game.scores[game.winner]} to `
+    + `${game.scores[loser]}${double}.`;
+}
+
+/** The score card of a partie of games (Piquet au cent): each game's deals and how it ended, the games won. */
+function renderGamesCard(v) {
+  const box = clear($("score-card-box"));
+  const me = S.seat;
+  const them = other(me);
+  const g = v.game;
+  const hist = v.deal_history || [];
+  const p = v.partie || {};
+  const t = h("table", { class: "scores card games", testid: "score-card" });
+  t.append(h("caption", {}, `The partie: games of ${g.goal} up`));
+  t.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), h("th", { scope: "col" }, "Dealer"),
+    h("th", { scope: "col" }, "You"), h("th", { scope: "col" }, otherName(v)))));
+  const body = h("tbody");
+  const dealer = (seat) => (seat ? (seat === me ? "You" : playerName(seat)) : "");
+  for (let n = 1; n <= g.number; n++) {
+    body.append(h("tr", { class: "game-head", "data-game": String(n) },
+      h("th", { scope: "rowgroup", colspan: "4" }, `Game ${n}`)));
+    for (const d of hist.filter((x) => x.game === n)) {
+      const s = d.scores || {};
+      body.append(h("tr", { "data-deal": String(d.deal) }, h("th", { scope: "row" }, String(d.deal)),
+        h("td", {}, dealer(d.dealer)), h("td", {}, String(s[me] ?? 0)), h("td", {}, String(s[them] ?? 0))));
+    }
+    const won = (g.games || []).find((x) => x.number === n);
+    if (won) {
+      body.append(h("tr", { class: "game-end", "data-game-won": String(n), testid: `game-result-${n}` },
+        h("th", { scope: "row", colspan: "2" }, `${won.winner === me ? "Yours" : playerName(won.winner)}`
+          + `${won.double ? ", double" : ""}`),
+        h("td", {}, String(won.scores[me])), h("td", {}, String(won.scores[them]))));
+    }
+  }
+  const inHistory = hist.some((d) => d.deal === p.deal_number);
+  if (p.deal_number && !inHistory && v.status !== "finished") {
+    const dt = dealTotals(v);
+    body.append(h("tr", { class: "in-play" }, h("th", { scope: "row" }, String(p.deal_number)),
+      h("td", {}, dealer(p.dealer)), h("td", {}, `${dt[me] ?? 0}`), h("td", {}, `${dt[them] ?? 0}`)));
+  }
+  t.append(body);
+  const totals = v.settlement && v.settlement.scores ? v.settlement.scores : partieTotals(v);
+  const tally = g.tally || {};
+  t.append(h("tfoot", {},
+    h("tr", {}, h("th", { scope: "row", colspan: "2" }, `Game ${g.number}`),
+      h("td", { testid: "score-card-mine" }, String(totals[me] ?? 0)),
+      h("td", { testid: "score-card-theirs" }, String(totals[them] ?? 0))),
+    h("tr", { class: "tally" }, h("th", { scope: "row", colspan: "2" }, "Games won"),
+      h("td", { testid: "games-mine" }, String(tally[me] ?? 0)),
+      h("td", { testid: "games-theirs" }, String(tally[them] ?? 0)))));
+  box.append(t);
+  box.append(h("p", { class: "muted small" }, `${hist.length} deal${hist.length === 1 ? "" : "s"} played. `
+    + `The first to ${g.goal} wins a game, a double game if the other has not ${g.double_below}; `
+    + `${countWords(g.to_win)} games win the partie, a double counting two.`));
+}
+
+/** When the last deal won a game: who reached the goal, and that this deal begins the next game at nothing. */
+function renderGameNews(v) {
+  const box = $("game-news");
+  const ld = v.last_deal;
+  const games = (v.game && v.game.games) || [];
+  const won = ld && ld.game_won && v.status !== "finished" ? games[games.length - 1] : null;
+  box.hidden = !won;
+  if (!won) return;
+  const w = ld.game_won;
+  const who = w.seat === S.seat ? "You reached" : `${playerName(w.seat)} reached`;
+  box.textContent = `${who} ${w.score} in deal ${ld.deal_number}, and the deal stopped there. ${gameWonWords(won)} `
+    + `Game ${v.game.number} begins at nothing.`;
+}
+
 function renderLastDeal(v) {
   const box = $("last-deal");
   const ld = v.last_deal;
@@ -1066,6 +1183,13 @@ function renderLastDeal(v) {
   if (ld.scores) {
     byRole[myR] = ld.scores[me] || {};
     byRole[otherRole(myR)] = ld.scores[them] || {};
+  }
+  if (ld.game_won) {
+    // Piquet au cent: the deal stopped when a player reached the goal (p. 20).
+    const w = ld.game_won;
+    body.append(h("p", { class: "game-won", testid: "last-deal-game" }, `${w.seat === me ? "You" : playerName(w.seat)} `
+      + `reached ${w.score}: the deal stopped there, and the game was ${w.seat === me ? "yours" : playerName(w.seat) + "'s"}`
+      + `${w.double ? ", a double game" : ""}.`));
   }
   const fakeV = { ...v, role: myR };
   body.append(scoreTable(byRole, fakeV, "", "last-deal-scores",

@@ -132,6 +132,36 @@ check("the calling told in the game's words", () => {
   eq(t.count, { elder: 5, younger: 0 });
 });
 
+check("Piquet au cent told in the game's words", () => {
+  const events = [
+    { kind: "exchange", role: "elder", cards: [], value: 3, detail: 2 },
+    { kind: "carte_blanche", role: "younger", cards: [], value: 0, detail: 0 },
+    { kind: "exchange", role: "younger", cards: [], value: 0, detail: 5 },
+    { kind: "call_point", role: "elder", cards: [], value: 5, detail: 0 },
+    { kind: "call_value", role: "elder", cards: [], value: 47, detail: 0 },
+    { kind: "reply", role: "younger", cards: [], value: 0, detail: 0 },
+    { kind: "show", role: "elder", cards: ["KH", "QH", "JH", "10H", "7H"], value: 0, detail: 4 },
+    { kind: "call_set", role: "elder", cards: [], value: 3, detail: 6 },
+    { kind: "reply", role: "younger", cards: [], value: 0, detail: 0 },
+    { kind: "name_set", role: "elder", cards: [], value: 3, detail: 6 },
+    { kind: "game", role: "elder", cards: [], value: 104, detail: 2 },
+  ];
+  const t = words.narrate(events, { me: "younger", names: { elder: "Ann", younger: "You" }, held: [] });
+  eq(t.lines.map((l) => l.text), [
+    "Ann discards three and takes in three, leaving two.", "I have a carte blanche.",
+    "You keep all your cards, discarding none; five left in the stock.",
+    "Point of five, making forty-seven.", "Good.", "In hearts: four.", "Three kings.", "Good.",
+    "Three kings: seven.", "Ann reaches one hundred and four: the game, a double game.",
+  ]);
+  eq(t.lines.every((l) => !(l.cards || []).some((c) => c.startsWith("K") && !c.endsWith("H"))), true);
+  eq(t.count, { elder: 7, younger: 0 });
+  const v = { phase: "younger_discard", my_turn: true, options: [{ kind: "discard", min: 0, max: 5 }] };
+  eq(words.phaseWords(v, { other: "Ann" }),
+    "You are younger hand: discard up to five cards and take in as many, or keep all your cards (p. 17).");
+  eq(words.rulesWords("au-cent+small-cards"), "Piquet au cent; small cards do not count in play");
+  eq(words.rulesWords("four-deal"), "four-deal partie");
+});
+
 check("tricks and the count in the play", () => {
   const events = [
     { kind: "score", role: "elder", cards: [], value: 1, detail: 4 },

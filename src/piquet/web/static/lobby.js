@@ -2,6 +2,7 @@
 // invite link, and the list of games (GET /api/tables). docs/web.md tells what is where.
 
 import { $, h } from "./dom.js";
+import { rulesWords } from "./words.js";
 
 function storage(key, fallback) {
   try {
@@ -147,7 +148,7 @@ function gameRow(g, seats) {
   return h("li", { class: "game", testid: `game-row-${id}`, "data-status": g.status || "" },
     h("span", { class: "players" }, `${players.A || "A"} \u2013 ${players.B || "B"}`),
     h("span", { class: "score" }, score),
-    h("span", { class: "meta" }, [g.rules === "four-deal" ? "four deals" : "rubicon", status, when(g.updated)]
+    h("span", { class: "meta", title: g.title || "" }, [rulesWords(g.rules), status, when(g.updated)]
       .filter(Boolean).join(" \u00b7 ")),
     h("span", { class: "links" }, links));
 }
@@ -176,18 +177,41 @@ async function loadGames() {
     done.map((g) => gameRow(g, seats))) : h("p", { class: "muted" }, "None yet."));
 }
 
+// ------------------------------------------------------------------ the rules and their agreements
+
+/** The rules chosen in a form: the select's name, and Piquet au cent's agreements ticked (p. 19): "au-cent+fours". */
+function rulesOf(select, fieldset) {
+  const name = select.value;
+  if (name !== "au-cent") return name;
+  const ticked = [...fieldset.querySelectorAll("input[type=checkbox]:checked")].map((c) => c.value);
+  return [name, ...ticked].join("+");
+}
+
+/** The agreements are shown, and sent, only with Piquet au cent. */
+function linkAgreements(select, fieldset) {
+  const sync = () => {
+    const on = select.value === "au-cent";
+    fieldset.hidden = !on;
+    fieldset.disabled = !on;
+  };
+  select.addEventListener("change", sync);
+  sync();
+}
+
 // ------------------------------------------------------------------ start
 
 function init() {
   const saved = storage("piquet.name", "");
   $("name").value = saved;
   $("name2").value = saved;
+  linkAgreements($("rules"), $("agreements"));
+  linkAgreements($("rules2"), $("p-agreements"));
 
   $("computer-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const submit = ev.submitter || $("computer-form").querySelector("button[type=submit]");
     const t = await createTable({
-      opponent: "computer", level: $("level").value, rules: $("rules").value, name: nameOf($("name")),
+      opponent: "computer", level: $("level").value, rules: rulesOf($("rules"), $("agreements")), name: nameOf($("name")),
     }, submit);
     if (t) location.assign(t.url);
   });
@@ -195,7 +219,8 @@ function init() {
   $("person-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const submit = ev.submitter || $("person-form").querySelector("button[type=submit]");
-    const t = await createTable({ opponent: "person", rules: $("rules2").value, name: nameOf($("name2")) }, submit);
+    const t = await createTable({ opponent: "person", rules: rulesOf($("rules2"), $("p-agreements")),
+      name: nameOf($("name2")) }, submit);
     if (!t) return;
     $("invite-link").value = new URL(t.invite, location.href).href;
     $("own-seat-link").href = t.url;

@@ -6,7 +6,7 @@
 
 import { backSVG, cardSVG, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
 import { $, clear, h, put } from "./dom.js";
-import { SCORE_LABELS, cap, countWords } from "./words.js";
+import { SCORE_LABELS, cap, countWords, rulesWords } from "./words.js";
 
 // ------------------------------------------------------------------ small DOM helpers
 
@@ -220,8 +220,9 @@ function setup() {
   $("rp-loading").hidden = true;
   const who = doc.view === "all" ? "every card shown" : `as ${name(doc.view)} saw it`;
   const status = doc.status === "finished" ? "finished" : "in progress";
-  $("rp-title").textContent = `Replay: ${name("A")} \u2013 ${name("B")} \u00b7 ${doc.rules === "four-deal"
-    ? "four-deal partie" : "rubicon partie"} \u00b7 ${status}, ${who}`;
+  $("rp-title").textContent = `Replay: ${name("A")} \u2013 ${name("B")} \u00b7 ${rulesWords(doc.rules)} \u00b7 `
+    + `${status}, ${who}`;
+  $("rp-title").title = doc.title || "";
   document.title = `Piquet \u2014 replay of ${name("A")} and ${name("B")}`;
   const root = $("replay");
   root.dataset.steps = String(doc.steps);
@@ -244,7 +245,9 @@ function setup() {
   const select = $("rp-deal");
   for (const d of doc.deals) {
     const dbl = d.multiplier > 1 ? ", counts double" : "";
-    select.append(h("option", { value: String(d.number) }, `${d.number} of ${d.of} (${name(d.dealer)} deals${dbl})`));
+    // At Piquet au cent a deal belongs to a game, and the deals are as many as it takes.
+    const which = d.game ? `${d.number}, game ${d.game}` : `${d.number} of ${d.of}`;
+    select.append(h("option", { value: String(d.number) }, `${which} (${name(d.dealer)} deals${dbl})`));
   }
   select.addEventListener("change", () => {
     const d = doc.deals[Number(select.value) - 1];
@@ -388,8 +391,10 @@ function renderTalk(f, d) {
   const doc = R.doc;
   if (f.deal === 1 && doc.cut) {
     const c = doc.cut;
+    const after = c.lower_deals ? `${name(other(c.winner))} cut the lower card and dealt (p. 16)`
+      : `${name(c.winner)} had the choice of deal (Law 4)`;
     list.append(h("li", { class: "narrator" }, `The cut: ${name("A")} cut the ${cardWords(c.A)}, ${name("B")} the `
-      + `${cardWords(c.B)}; ${name(c.winner)} had the choice of deal (Law 4).`));
+      + `${cardWords(c.B)}; ${after}.`));
   }
   for (let k = d.first_step; k <= R.step; k++) {
     const frame = doc.frames[k];
@@ -431,7 +436,8 @@ function renderScores(f, d) {
 function renderScoreCard(f) {
   const box = clear($("rp-scorecard"));
   const t = h("table", { class: "scores card" });
-  t.append(h("caption", {}, "The partie"));
+  const g = f.game;
+  t.append(h("caption", {}, g ? `The partie: game ${g.number}, to ${g.goal}` : "The partie"));
   t.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), h("th", { scope: "col" }, "Dealer"),
     h("th", { scope: "col" }, name("A")), h("th", { scope: "col" }, name("B")))));
   const body = h("tbody");
@@ -440,13 +446,19 @@ function renderScoreCard(f) {
     const current = d.number === f.deal;
     const s = current ? f.totals.counted : d.counted;
     if (!s) continue;
+    if (g && d.game !== g.number) continue; // at Piquet au cent: the deals of this game
     body.append(h("tr", { "data-deal": String(d.number), class: current && f.phase !== "done" ? "in-play" : null },
       h("th", { scope: "row" }, `${d.number}${d.multiplier > 1 ? ` \u00d7${d.multiplier}` : ""}`),
       h("td", {}, name(d.dealer)), h("td", {}, String(s.A)), h("td", {}, String(s.B))));
   }
   t.append(body);
-  t.append(h("tfoot", {}, h("tr", {}, h("th", { scope: "row", colspan: "2" }, "Total"),
-    h("td", { "data-seat": "A" }, String(f.totals.partie.A)), h("td", { "data-seat": "B" }, String(f.totals.partie.B)))));
+  const foot = h("tfoot", {}, h("tr", {}, h("th", { scope: "row", colspan: "2" }, g ? `Game ${g.number}` : "Total"),
+    h("td", { "data-seat": "A" }, String(f.totals.partie.A)), h("td", { "data-seat": "B" }, String(f.totals.partie.B))));
+  if (g) {
+    foot.append(h("tr", { class: "tally" }, h("th", { scope: "row", colspan: "2" }, "Games won"),
+      h("td", { "data-seat": "A" }, String(g.tally.A)), h("td", { "data-seat": "B" }, String(g.tally.B))));
+  }
+  t.append(foot);
   box.append(t);
 }
 

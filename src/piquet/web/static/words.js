@@ -21,6 +21,19 @@ export const REPLIES = ["Good", "Equal", "Not good"];
 export const CATEGORIES = ["point", "sequences", "sets"];
 export const CATEGORY_TITLES = { point: "the point", sequences: "sequences", sets: "quatorzes and trios" };
 
+/** Piquet au cent's agreements (p. 19), by the names the server gives them, in a few words. */
+export const AGREEMENT_WORDS = {
+  "small-cards": "small cards do not count in play", fours: "points ending in four count one less",
+};
+const RULES_WORDS = { rubicon: "rubicon partie", "four-deal": "four-deal partie", "au-cent": "Piquet au cent" };
+
+/** The rules of a partie in a few words, from the server's spec: "au-cent+fours" -> "Piquet au cent; points
+ * ending in four count one less". A label only: what the rules are is the server's (its "title"). */
+export function rulesWords(spec) {
+  const [name, ...agreements] = String(spec || "rubicon").split("+");
+  return [RULES_WORDS[name] || name, ...agreements.map((a) => AGREEMENT_WORDS[a] || a)].join("; ");
+}
+
 /** The score kinds, in the order of Law 67, and how the score table names them. */
 export const SCORE_KINDS = ["carte_blanche", "point", "sequences", "sets", "play", "cards", "pique", "repique"];
 export const SCORE_LABELS = {
@@ -187,6 +200,11 @@ export function phaseWords(view, names) {
         ? "You left cards of the top five in the stock. You may look at them: only you see them (Law 33)."
         : `${otherIs} deciding whether to look at the cards he left.`;
     case "younger_discard":
+      if (mine && minOf(opt, 1) === 0) {
+        // Piquet au cent: the younger need not discard (p. 17).
+        return `You are younger hand: discard up to ${numberWords(maxOf(opt, view.max_discard || 3))} cards `
+          + "and take in as many, or keep all your cards (p. 17).";
+      }
       return mine
         ? `You are younger hand: discard one to ${numberWords(maxOf(opt, view.max_discard || 3))} cards `
           + "and take in as many (Laws 22, 34)."
@@ -227,9 +245,18 @@ export function phaseWords(view, names) {
   }
 }
 
+function discardOption(options) {
+  return Array.isArray(options) ? options.find((x) => x && x.kind === "discard") : options;
+}
+
 function maxOf(options, fallback) {
-  const o = Array.isArray(options) ? options.find((x) => x && x.kind === "discard") : options;
+  const o = discardOption(options);
   return o && typeof o.max === "number" ? o.max : fallback;
+}
+
+function minOf(options, fallback) {
+  const o = discardOption(options);
+  return o && typeof o.min === "number" ? o.min : fallback;
 }
 
 // ------------------------------------------------------------------ the talk
@@ -249,6 +276,7 @@ export function narrate(events, ctx) {
   const held = new Set(ctx.held || []);
   const you = (role) => role === ctx.me;
   let lead = null; // the card led to the trick in progress, and who led it
+  let prev = null; // the event before this one
   for (const e of events || []) {
     const r = e.role;
     const n = names[r] || r;
@@ -263,7 +291,8 @@ export function narrate(events, ctx) {
         break;
       case "exchange": {
         const k = countWords(e.value);
-        const verb = you(r) ? `discard ${k} and take in ${k}` : `discards ${k} and takes in ${k}`;
+        let verb = you(r) ? `discard ${k} and take in ${k}` : `discards ${k} and takes in ${k}`;
+        if (!e.value) verb = you(r) ? "keep all your cards, discarding none" : "keeps all his cards, discarding none";
         let left = "";
         if (e.detail) left = r === "elder" ? `, leaving ${countWords(e.detail)}` : `; ${countWords(e.detail)} left in the stock`;
         out.push({ speaker: null, text: `${n} ${verb}${left}.`, kind: e.kind, role: r });
@@ -286,9 +315,17 @@ export function narrate(events, ctx) {
       case "ask_value":
         out.push({ speaker: r, text: "What do they make?", kind: e.kind });
         break;
-      case "call_value":
+      case "call_value": {
+        const last = out[out.length - 1];
+        if (prev && prev.kind === "call_point" && prev.role === r && last && last.kind === "call_point") {
+          // The elder's call stating what the point makes, unasked (Piquet au cent, p. 18).
+          last.text = `${last.text.replace(/\.$/, "")}, making ${numberWords(e.value)}.`;
+          last.value = e.value;
+          break;
+        }
         out.push({ speaker: r, text: `Making ${numberWords(e.value)}.`, kind: e.kind });
         break;
+      }
       case "call_sequence":
         out.push({ speaker: r, text: `${cap(sequenceCall(e.value, e.detail))}.`, kind: e.kind });
         break;
@@ -327,6 +364,21 @@ export function narrate(events, ctx) {
             }
           }
         }
+        break;
+      }
+      case "name_set": {
+        // Piquet au cent: a quatorze or trio is named, not shown (p. 18).
+        count[r] += e.value === 4 ? 14 : 3;
+        const rank = RANK_PLURALS[RANKS[e.detail]] || "cards";
+        out.push({ speaker: r, text: `${e.value === 4 ? "Four" : "Three"} ${rank}: ${numberWords(count[r])}.`,
+          kind: e.kind });
+        break;
+      }
+      case "game": {
+        // Piquet au cent: the first to a hundred wins the game, and the deal stops there (p. 20).
+        const double = e.detail === 2 ? ", a double game" : "";
+        out.push({ speaker: null, text: `${n} ${you(r) ? "reach" : "reaches"} ${numberWords(e.value)}: `
+          + `the game${double}.`, kind: e.kind, role: r, double: e.detail === 2, value: e.value });
         break;
       }
       case "play": {
@@ -372,6 +424,7 @@ export function narrate(events, ctx) {
       default:
         break;
     }
+    prev = e;
   }
   return { lines: out, count };
 }
