@@ -19,7 +19,19 @@ agree with the referee:
 * the play points add up (12 leads, one per trick won by the second player,
   one more for the last trick); only the elder piques, either hand repiques;
 * ``undo()`` restores the exact previous state;
+* the public log of events is exactly the one the referee expects, event by
+  event (announcements, exchanges, calls, replies, cards shown, plays, scores);
 * no observation holds a card its player may not see.
+
+The same tests run under Piquet au cent (p. 16-20) with each combination of
+its two agreements (p. 19), from random game scores before the deal: the
+referee reads the laws of au cent again (the younger need not discard, his
+carte blanche waits for the elder's discard, the elder's point is called with
+its value, quatorzes and trios are named and never shown, small cards and
+points ending in four by agreement, a game of a hundred up that stops the deal
+at the first score reaching it in the order of Law 67) and takes from
+``piquet.rules`` nothing but the rules object it hands to the engine.  Where
+the laws of au cent are silent it takes the readings of docs/au-cent.md.
 """
 
 from __future__ import annotations
@@ -29,8 +41,9 @@ import random
 import re
 from collections.abc import Iterator
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +60,7 @@ from piquet import (
 )
 from piquet.cards import card_name, parse_card
 from piquet.events import SCORE_KINDS
+from piquet.rules import rules_named
 
 E, Y = 0, 1  # elder and younger hand
 POINT, SEQUENCES, SETS = 0, 1, 2
@@ -58,6 +72,32 @@ FULL = (1 << 32) - 1
 TEN, KNAVE, QUEEN, KING, ACE = 3, 4, 5, 6, 7
 #: p. 86: the ace is valued at eleven, court cards at ten, the others at their pips.
 PIP = (7, 8, 9, 10, 10, 10, 10, 11)
+#: p. 20: "A game is one hundred up. A player scoring a hundred before his adversary has scored fifty
+#: wins a double game."
+GOAL, DOUBLE_BELOW = 100, 50
+
+
+class Laws(NamedTuple):
+    """The laws the referee judges by, read from a rules spec by the referee itself (p. 16-20)."""
+
+    spec: str  # what ``piquet.rules.rules_named`` is given, to make the engine's rules
+    au_cent: bool
+    small_cards_void: bool  # p. 19, by agreement: "nines, eights, and sevens are not counting cards"
+    fours: bool  # p. 19, by agreement: "points ending in four count one less than the number of cards"
+
+    @classmethod
+    def of(cls, spec: str) -> Laws:
+        name, *agreements = spec.split("+")
+        assert name in ("rubicon", "au-cent") and set(agreements) <= {"small-cards", "fours"}, spec
+        return cls(spec, name == "au-cent", "small-cards" in agreements, "fours" in agreements)
+
+    def counts_in_play(self, c: int) -> bool:
+        """Law 65: every card counts; by agreement at au cent, tens and above only (p. 19)."""
+        return not self.small_cards_void or rank(c) >= TEN
+
+
+RUBICON_LAWS = Laws.of("rubicon")
+AU_CENT_SPECS = ("au-cent", "au-cent+small-cards", "au-cent+fours", "au-cent+small-cards+fours")
 
 
 def suit(c: int) -> int:
@@ -159,13 +199,21 @@ def item_key(cat: int, item: int) -> tuple[int, int]:
     return (point_key, seq_key, set_key)[cat](item)
 
 
-def item_score(cat: int, item: int) -> int:
+def item_score(cat: int, item: int, laws: Laws = RUBICON_LAWS) -> int:
     n = item.bit_count()
     if cat == POINT:
-        return n  # Law 62: one for each card
+        # Law 62: one for each card; at au cent by agreement, a point making 24, 34, ... one less (p. 19).
+        return n - 1 if laws.fours and point_key(item)[1] % 10 == 4 else n
     if cat == SEQUENCES:
         return n if n < 5 else n + 10  # Law 63
     return 14 if n == 4 else 3  # Law 64
+
+
+def best_first(cat: int, items: Any) -> list[int]:
+    """A declaration's items in the order they are reckoned: the best, which is the one called, first (p. 89:
+    "A calls a quart to a queen ... He scores four for it, and then calls the tierce minor"); between equal
+    items the greater mask first (an order of the log, of no consequence in the laws)."""
+    return sorted(items, key=lambda i: (item_key(cat, i), i), reverse=True)
 
 
 def best_key(cat: int, items: tuple[int, ...] | None) -> tuple[int, int]:
@@ -245,9 +293,14 @@ def canonical(action: Any) -> Any:
 # ---------------------------------------------------------------- the referee
 
 class Referee:
-    """One deal, modelled from the laws."""
+    """One deal, modelled from the laws (of Rubicon Piquet, or of Piquet au cent with ``game`` its scores)."""
 
-    def __init__(self, elder: int, younger: int, stock: list[int]) -> None:
+    def __init__(self, elder: int, younger: int, stock: list[int], laws: Laws = RUBICON_LAWS,
+                 game: tuple[int, int] | None = None) -> None:
+        assert (game is None) != laws.au_cent, "a game of a hundred up, and only it, has scores before the deal"
+        self.laws = laws
+        self.game = game  # au cent: the game's scores before this deal, by role (p. 20)
+        self.game_won: tuple[int, bool] | None = None  # (who reached a hundred, whether a double game)
         self.dealt = (elder, younger)
         self.stock = list(stock)
         self.hand = [elder, younger]
@@ -265,47 +318,128 @@ class Referee:
         self.trick = 1
         self.won = [0, 0]
         self.follower_wins = 0
+        self.leads_counted = 0  # cards led that scored (Law 65; p. 19)
+        self.wins_counted = 0  # tricks won by the second player with a card that scored
         self.played = 0
         self.score = [[0] * 8, [0] * 8]
         self.log: list[tuple[int, int, int]] = []
+        #: The public log the referee expects: (kind, role, cards, value, detail), as events.py names them.
+        self.events: list[tuple[str, int, int, int, int]] = []
+        for role in (E, Y):
+            # Law 20: announced at once; at au cent the younger need not declare it until his adversary has
+            # discarded and touched the stock (p. 16), and waits until then (docs/au-cent.md).
+            if self.cb[role] and (role == E or not laws.au_cent):
+                self.event("carte_blanche", role)
 
-    # ------------------------------------------------------------ scoring (Laws 61-69)
+    def event(self, kind: str, role: int, shown: int = 0, value: int = 0, detail: int = 0) -> None:
+        self.events.append((kind, role, shown, value, detail))
+
+    @property
+    def over(self) -> bool:
+        return self.stage[0] == "done"
+
+    # ------------------------------------------------------------ scoring (Laws 61-69; p. 20)
 
     def total(self, role: int) -> int:
         return sum(self.score[role])
 
-    def add(self, role: int, kind: int, points: int) -> None:
+    def add(self, role: int, kind: int, points: int, shown: int = 0) -> None:
+        assert points > 0 and not self.over
         before = self.total(role)
         self.score[role][kind] += points
         self.log.append((role, kind, points))
+        self.event("score", role, shown, points, kind)
         if before < 30 <= before + points and self.total(1 - role) == 0:
             if kind in (CB, K_POINT, K_SEQ, K_SETS):
                 self.add(role, K_REPIQUE, 60)  # Law 68: thirty in hand alone, before the adversary
             elif kind == K_PLAY and role == E:
                 self.add(role, K_PIQUE, 30)  # Law 69: thirty in hand and play, elder only
+        game = self.game
+        if game is not None and not self.over and game[role] + self.total(role) >= GOAL:
+            # p. 20: the first to a hundred in the order of scoring (Law 67) wins the game, a double if his
+            # adversary has not fifty; nothing reckons after it and the deal is not played out (docs/au-cent.md).
+            other = 1 - role
+            double = game[other] + self.total(other) < DOUBLE_BELOW
+            self.event("game", role, 0, game[role] + self.total(role), 2 if double else 1)
+            self.game_won = (role, double)
+            self.stage = ("done", -1, -1)
+
+    def show(self, role: int, cat: int, items: list[int], scoring: bool) -> None:
+        """Law 55: what is good or equal is shown; at au cent quatorzes and trios are named, not shown (p. 18)."""
+        for item in items:
+            if cat == SETS and self.laws.au_cent:
+                self.event("name_set", role, 0, item.bit_count(), rank(cards(item)[0]))
+            else:
+                self.event("show", role, item, cat, int(scoring))
+
+    def call(self, cat: int, items: tuple[int, ...]) -> None:
+        """The elder calls his best (Law 46; the sequence by its head, the set by its rank, Law 48); at au cent
+        "the elder hand must call the number his point makes" (p. 18)."""
+        n, top = item_key(cat, best_first(cat, items)[0])
+        if cat == POINT:
+            self.event("call_point", E, 0, n)
+            if self.laws.au_cent:
+                self.event("call_value", E, 0, top)
+        else:
+            self.event(("call_sequence", "call_set")[cat - 1], E, 0, n, top)
+
+    def reply(self, cat: int) -> None:
+        """Law 46: "Good", "Equal" or "Not good"; at Rubicon Piquet, with as many cards, "What do they make?"
+        first; at au cent the value is known and the younger answers at once (p. 18)."""
+        ed, yd = self.decl[E][cat] or (), self.decl[Y][cat]
+        ek, yk = best_key(cat, ed), best_key(cat, yd)
+        if cat == POINT and not self.laws.au_cent and ek[0] == yk[0]:
+            self.event("ask_value", Y, 0, yk[0])
+            self.event("call_value", E, 0, ek[1])
+        result = 0 if ek > yk else 1 if ek == yk else 2
+        self.event("reply", Y, 0, result)
+        if result == 0:
+            self.show(E, cat, best_first(cat, ed), True)  # good: shown, and reckoned later (Law 55)
+        elif result == 1:
+            self.show(E, cat, best_first(cat, ed)[:1], False)  # equal: the equal item shown (p. 90)
 
     def reckon(self) -> None:
-        """Law 67: point, sequences, quatorzes and trios, then the elder's first lead."""
+        """The younger shows what is good or equal; then Law 67: point, sequences, quatorzes and trios, then
+        the elder's first lead (if it is a counting card, p. 19).  The first score reaching a hundred stops."""
+        for cat in (POINT, SEQUENCES, SETS):
+            ed, yd = self.decl[E][cat], self.decl[Y][cat] or ()
+            if not ed:
+                continue  # the younger showed his as he reckoned it (p. 93)
+            ek, yk = best_key(cat, ed), best_key(cat, yd)
+            if yk > ek:
+                self.show(Y, cat, best_first(cat, yd), True)
+            elif yk == ek:
+                self.show(Y, cat, best_first(cat, yd)[:1], False)
+        self.reckoned = True
         for cat in (POINT, SEQUENCES, SETS):
             ek = best_key(cat, self.decl[E][cat])
             yk = best_key(cat, self.decl[Y][cat])
             if ek == yk:
                 continue  # equal (or nothing): neither scores anything (p. 89-90)
             role = E if ek > yk else Y
-            for item in self.decl[role][cat] or ():
-                self.add(role, K_POINT + cat, item_score(cat, item))
-        self.add(E, K_PLAY, 1)
-        self.reckoned = True
+            hidden = cat == SETS and self.laws.au_cent  # named, so their score shows no card (p. 18)
+            for item in best_first(cat, self.decl[role][cat] or ()):
+                self.add(role, K_POINT + cat, item_score(cat, item, self.laws), 0 if hidden else item)
+                if self.over:
+                    return
+        assert self.lead is not None
+        if self.laws.counts_in_play(self.lead):
+            self.leads_counted += 1
+            self.add(E, K_PLAY, 1)
 
     # ------------------------------------------------------------ what is expected and legal
 
     @property
     def mover(self) -> int | None:
-        return None if self.stage[0] == "done" else self.stage[1]
+        return None if self.over else self.stage[1]
 
     def max_discard(self) -> int:
         """Law 21: the elder up to five; Laws 22, 34: the younger three and any the elder left."""
         return 5 if self.stage[1] == E else 8 - (self.took[E] or 0)
+
+    def min_discard(self) -> int:
+        """Laws 21-22: at least one; at au cent "the younger hand is not obliged to discard any card" (p. 17)."""
+        return 0 if self.stage[1] == Y and self.laws.au_cent else 1
 
     def left_in_stock(self) -> list[int]:
         taken = (self.took[E] or 0) + (self.took[Y] or 0)
@@ -316,8 +450,8 @@ class Referee:
         what, role, cat = self.stage
         hand = self.hand[role] if what != "done" else 0
         if what == "discard":
-            hi = self.max_discard()
-            return {("discard", m) for m in submasks(hand) if 1 <= m.bit_count() <= hi}
+            lo, hi = self.min_discard(), self.max_discard()
+            return {("discard", m) for m in submasks(hand) if lo <= m.bit_count() <= hi}
         if what == "look":
             return {("look", True), ("look", False)}
         if what == "play":
@@ -341,7 +475,7 @@ class Referee:
         hand = self.hand[role]
         if what == "discard":
             return (isinstance(action, Discard) and not action.cards & ~hand
-                    and 1 <= action.cards.bit_count() <= self.max_discard())
+                    and self.min_discard() <= action.cards.bit_count() <= self.max_discard())
         if what == "look":
             return isinstance(action, LookAtLeft)
         if what == "play":
@@ -371,9 +505,15 @@ class Referee:
             self.hand[role] = (self.hand[role] & ~action.cards) | taken
             self.discard[role] = action.cards
             self.took[role] = n
+            self.event("exchange", role, 0, n, 5 - n if role == E else 8 - (self.took[E] or 0) - n)
             other = 1 - role
             if self.cb[other]:
-                self.add(other, CB, 10)  # Law 20: shown (and scored) once the adversary has discarded
+                if other == Y and self.laws.au_cent:
+                    self.event("carte_blanche", Y)  # p. 16: now that the elder has discarded and taken in
+                self.event("carte_blanche_shown", other, self.dealt[other])
+                self.add(other, CB, 10, self.dealt[other])  # Law 20: shown and scored once the adversary has discarded
+                if self.over:
+                    return
             if role == E:
                 self.stage = ("look", E, -1) if n < 5 else ("discard", Y, -1)
             else:
@@ -381,19 +521,26 @@ class Referee:
         elif what == "look":
             self.looked[role] = action.look
             if role == E:
+                self.event("look", E, 0, int(action.look))  # Law 33: what he sees is his alone
                 self.stage = ("discard", Y, -1)
             else:
+                left = mask(self.left_in_stock()) if action.look else 0
+                self.event("look", Y, left, int(action.look))  # Law 36: both may see them
                 self.after_first_lead()
         elif what == "declare":
-            self.decl[role][cat] = decl_items(action)
+            items = decl_items(action)
+            self.decl[role][cat] = items
             if role == E:
-                if self.decl[E][cat]:
+                if items:
+                    self.call(cat, items)
                     self.stage = ("declare", Y, cat)  # the younger answers
                 else:
                     self.next_elder_category(cat)
             elif not self.first_lead_made:
+                self.reply(cat)
                 self.next_elder_category(cat)
             else:
+                self.show(Y, cat, best_first(cat, items), True)  # the elder called none: his is good (p. 93)
                 self.after_first_lead()
         elif what == "play":
             self.play(role, action.card)
@@ -411,19 +558,25 @@ class Referee:
             self.stage = ("look", Y, -1)
             return
         self.reckon()
-        self.stage = ("play", Y, -1)
+        if not self.over:
+            self.stage = ("play", Y, -1)
 
     def play(self, role: int, c: int) -> None:
-        """Laws 65-66."""
+        """Laws 65-66; at au cent by agreement a nine, eight or seven scores nothing, led or winning (p. 19)."""
         self.hand[role] &= ~(1 << c)
         self.played |= 1 << c
+        self.event("play", role, 1 << c, self.trick)
+        counts = self.laws.counts_in_play(c)
         if self.lead is None:
             self.lead = c
             if not self.first_lead_made:
                 self.first_lead_made = True
                 self.after_first_lead()
-            else:
+                return
+            if counts:
+                self.leads_counted += 1
                 self.add(role, K_PLAY, 1)
+            if not self.over:
                 self.stage = ("play", 1 - role, -1)
             return
         lead, leader = self.lead, self.leader
@@ -431,7 +584,9 @@ class Referee:
         if suit(c) == suit(lead) and rank(c) > rank(lead):
             winner = role
             self.follower_wins += 1
-            self.add(role, K_PLAY, 2 if last else 1)
+            self.wins_counted += counts
+            if counts or last:
+                self.add(role, K_PLAY, counts + last)  # the last trick one more, whatever its card
         else:
             winner = leader
             if last:
@@ -439,6 +594,8 @@ class Referee:
         self.won[winner] += 1
         self.leader, self.lead = winner, None
         self.trick += 1
+        if self.over:
+            return
         if last:
             for r in (E, Y):
                 if self.won[r] == 12:
@@ -451,8 +608,15 @@ class Referee:
 
     # ------------------------------------------------------------ what each player may see
 
+    def told(self, cat: int, items: Any) -> int:
+        """The cards that showing (or naming) items tells: at au cent a quatorze's name is its four cards,
+        a trio's only its rank (p. 18)."""
+        if cat == SETS and self.laws.au_cent:
+            return mask_of_items(i for i in items if i.bit_count() == 4)
+        return mask_of_items(items)
+
     def entitled(self, role: int) -> int:
-        """The cards ``role`` is entitled to see now (Laws 19-20, 33, 36, 55; p. 90)."""
+        """The cards ``role`` is entitled to see now (Laws 19-20, 33, 36, 55; p. 18, 90)."""
         other = 1 - role
         seen = self.dealt[role] | self.played
         if self.took[role] is not None:
@@ -472,16 +636,16 @@ class Referee:
             if role == Y and ed:
                 # What the elder scores as good or calls as equal, once the younger has answered.
                 if ek > yk:
-                    seen |= mask_of_items(ed)
+                    seen |= self.told(cat, ed)
                 elif ek == yk:
-                    seen |= mask_of_items(i for i in ed if item_key(cat, i) == ek)
+                    seen |= self.told(cat, (i for i in ed if item_key(cat, i) == ek))
             if role == E:
                 if not ed:
-                    seen |= mask_of_items(yd)  # reckoned by the younger, uncontested
+                    seen |= self.told(cat, yd)  # reckoned by the younger, uncontested
                 elif self.reckoned and yk > ek:
-                    seen |= mask_of_items(yd)
+                    seen |= self.told(cat, yd)
                 elif self.reckoned and yk == ek:
-                    seen |= mask_of_items(i for i in yd if item_key(cat, i) == yk)
+                    seen |= self.told(cat, (i for i in yd if item_key(cat, i) == yk))
         return seen
 
 
@@ -560,6 +724,41 @@ def check_agreement(deal: Deal, ref: Referee) -> None:
     assert deal.scores[E][K_REPIQUE] in (0, 60)
     assert not (deal.scores[E][K_PIQUE] and deal.scores[E][K_REPIQUE])
     assert not (deal.scores[E][K_REPIQUE] and deal.scores[Y][K_REPIQUE])
+    assert deal.game_won == ref.game_won, (deal.game_won, ref.game_won, deal.history)
+
+
+def engine_event(e: Any) -> tuple[str, int, int, int, int]:
+    """An engine event as the referee writes it: a SHOW's detail says whether it scores (events.py)."""
+    kind, role, shown, value, detail = e
+    return kind, role, shown, value, int(detail > 0) if kind == "show" else detail
+
+
+def check_events(deal: Deal, ref: Referee) -> None:
+    """The public log, event by event, is the one the referee expects."""
+    got = [engine_event(e) for e in deal.events]
+    if got != ref.events:
+        i = next(i for i, (g, w) in enumerate(zip([*got, None], [*ref.events, None], strict=False)) if g != w)
+        raise AssertionError(f"event {i}: the engine has {got[i:i + 3]}, the referee {ref.events[i:i + 3]}, "
+                             f"after {deal.history} (rules {deal.rules.spec}, game {deal.game})")
+
+
+def check_log_shape(deal: Deal, laws: Laws) -> None:
+    """What the laws say of the log, stated without the referee's model of it."""
+    log = [tuple(e) for e in deal.events]
+    kinds = [e[0] for e in log]
+    for i, e in enumerate(log):
+        if e[0] == "call_point":  # p. 18: "The elder hand must call the number his point makes."
+            assert (kinds[i + 1] == "call_value") == laws.au_cent and (log[i + 1][1] == E) == laws.au_cent
+        if e[0] == "score" and e[4] == K_SETS:
+            assert bool(e[2]) != laws.au_cent, "p. 18: quatorzes and trios are not shown at au cent"
+    if laws.au_cent:
+        assert "ask_value" not in kinds, "at au cent the value is called: nobody asks what they make"
+        assert not any(e[0] == "show" and e[3] == SETS for e in log), "p. 18: sets are named, never shown"
+        if (Y, "carte_blanche") in [(e[1], e[0]) for e in log]:  # p. 16: not before the elder has discarded
+            assert kinds.index("exchange") < kinds.index("carte_blanche") and log[kinds.index("exchange")][1] == E
+    else:
+        assert "name_set" not in kinds and "game" not in kinds
+    assert kinds.count("game") == (deal.game_won is not None) and ("game" not in kinds or kinds[-1] == "game")
 
 
 def check_observations(deal: Deal, ref: Referee) -> None:
@@ -579,8 +778,20 @@ def check_observations(deal: Deal, ref: Referee) -> None:
 
 
 def check_final(deal: Deal, ref: Referee) -> None:
+    check_log_shape(deal, ref.laws)
+    assert list(deal.legal_actions()) == [], "nothing is played after the deal is over"
+    if ref.game_won is not None:
+        # p. 20: the game is won; the rest of the deal is not played, and nobody else reached a hundred.
+        winner, double = ref.game_won
+        assert ref.game is not None and ref.game[winner] + deal.total(winner) >= GOAL
+        assert ref.game[1 - winner] + deal.total(1 - winner) < GOAL
+        assert double == (ref.game[1 - winner] + deal.total(1 - winner) < DOUBLE_BELOW)
+        return
+    assert ref.game is None or max(ref.game[r] + deal.total(r) for r in (E, Y)) < GOAL
     play = deal.scores[E][K_PLAY] + deal.scores[Y][K_PLAY]
-    assert play == 12 + ref.follower_wins + 1, "Law 65: twelve leads, each win by the second, the last"
+    assert play == ref.leads_counted + ref.wins_counted + 1, "Law 65: leads, wins by the second, the last"
+    if not ref.laws.small_cards_void:
+        assert (ref.leads_counted, ref.wins_counted) == (12, ref.follower_wins), "Law 65: every card counts"
     assert deal.tricks_won[E] + deal.tricks_won[Y] == 12
     for r in (E, Y):
         w = deal.tricks_won[r]
@@ -608,7 +819,7 @@ def keen_choice(ref: Referee, rng: random.Random) -> Any:
     if what == "discard":
         long_suit = max(range(4), key=lambda s: point_key(hand & suit_mask(s)))
         worst = sorted(cards(hand), key=lambda c: (suit(c) == long_suit, rank(c)))
-        return Discard(mask(worst[:rng.randint(1, ref.max_discard())]))
+        return Discard(mask(worst[:rng.randint(ref.min_discard(), ref.max_discard())]))
     if what == "look":
         return LookAtLeft(rng.random() < 0.5)
     playable = sorted(c for _, c in ref.legal())
@@ -621,6 +832,8 @@ def choose(deal: Deal, ref: Referee, rng: random.Random, mode: int) -> Any:
     3: a keen player (see ``keen_choice``)."""
     if mode == 3:
         return keen_choice(ref, rng)
+    if ref.stage[0] == "discard" and ref.min_discard() == 0 and rng.random() < 0.25:
+        return Discard(0)  # at au cent the younger keeps his cards now and then (one discard in thousands)
     if mode == 2 and ref.stage[0] == "declare":
         return full_declaration(ref)
     if mode == 1:
@@ -628,16 +841,27 @@ def choose(deal: Deal, ref: Referee, rng: random.Random, mode: int) -> Any:
     return deal.legal_actions().sample(rng)
 
 
-def new_deal(order: list[int], by: int) -> tuple[Deal, Referee]:
-    deal = Deal.from_pack(order, by)
+def new_deal(order: list[int], by: int, spec: str = "rubicon",
+             game: tuple[int, int] | None = None) -> tuple[Deal, Referee]:
+    deal = Deal.from_pack(order, by, rules_named(spec), game)
     elder, younger, stock = deal_by_law(order, by)
     assert deal.dealt == (elder, younger) and list(deal.stock) == stock, "Law 9: the deal"
-    return deal, Referee(elder, younger, stock)
+    return deal, Referee(elder, younger, stock, Laws.of(spec), game)
+
+
+def dealt_hands(hands: tuple[int, int], stock: list[int], spec: str,
+                game: tuple[int, int] | None) -> tuple[Deal, Referee]:
+    """A deal of given hands under the rules of ``spec``, and its referee."""
+    return (Deal(hands[E], hands[Y], stock, rules_named(spec), game),
+            Referee(hands[E], hands[Y], stock, Laws.of(spec), game))
 
 
 packs = st.permutations(list(range(32)))
 by = st.sampled_from([2, 3])
 seeds = st.integers(0, 2**32 - 1)
+#: The scores of a game of a hundred up before the deal (p. 20): often near enough for the deal to end it.
+games = st.tuples(st.integers(0, 99), st.integers(0, 99))
+au_cent = pytest.mark.parametrize("spec", AU_CENT_SPECS)
 
 
 def test_score_kinds_are_in_the_order_of_law_67() -> None:
@@ -647,8 +871,9 @@ def test_score_kinds_are_in_the_order_of_law_67() -> None:
 # ---------------------------------------------------------------- the tests
 
 def play_and_check(deal: Deal, ref: Referee, rng: random.Random, mode: int) -> None:
-    """Conservation, turn order, scores and observations at every step of a random deal."""
+    """Conservation, turn order, scores, the log and observations at every step of a random deal."""
     check_agreement(deal, ref)
+    check_events(deal, ref)
     check_observations(deal, ref)
     while not deal.is_over:
         action = choose(deal, ref, rng, mode)
@@ -659,6 +884,7 @@ def play_and_check(deal: Deal, ref: Referee, rng: random.Random, mode: int) -> N
         ref.apply(action)
         check_conservation(deal)
         check_agreement(deal, ref)
+        check_events(deal, ref)
         check_observations(deal, ref)
     check_final(deal, ref)
 
@@ -670,12 +896,18 @@ def test_random_deals_follow_the_laws(order: list[int], by: int, seed: int, mode
     play_and_check(deal, ref, random.Random(seed), mode)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=seeds, holder=st.sampled_from([E, Y]), length=st.integers(4, 8))
-def test_strong_hands_follow_the_laws(seed: int, holder: int, length: int) -> None:
-    """Deals where one hand holds a long suit from the top and high cards, played keenly: piques,
-    repiques and capots are frequent here, rare in random deals."""
-    rng = random.Random(seed)
+@au_cent
+@settings(max_examples=330, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=packs, seed=seeds, mode=st.integers(0, 2), game=games)
+def test_random_deals_follow_the_laws_au_cent(spec: str, order: list[int], seed: int, mode: int,
+                                              game: tuple[int, int]) -> None:
+    """The same at Piquet au cent, dealt by twos (p. 16), from the game's scores before the deal."""
+    deal, ref = new_deal(order, 2, spec, game)
+    play_and_check(deal, ref, random.Random(seed), mode)
+
+
+def strong_hands(rng: random.Random, holder: int, length: int) -> tuple[tuple[int, int], list[int]]:
+    """Hands where ``holder`` has a long suit from the top and high cards; the stock."""
     s = rng.randrange(4)
     strong = [s * 8 + r for r in range(8 - length, 8)]
     high = [c for c in range(32) if rank(c) >= QUEEN and c not in strong]
@@ -686,26 +918,56 @@ def test_strong_hands_follow_the_laws(seed: int, holder: int, length: int) -> No
     strong += rest[:fill]
     other, stock = mask(rest[fill:fill + 12]), rest[fill + 12:]
     hands = (mask(strong), other) if holder == E else (other, mask(strong))
-    play_and_check(Deal(hands[E], hands[Y], stock), Referee(hands[E], hands[Y], stock), rng, 3)
+    return hands, stock
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, holder=st.sampled_from([E, Y]), length=st.integers(4, 8))
+def test_strong_hands_follow_the_laws(seed: int, holder: int, length: int) -> None:
+    """Deals where one hand holds a long suit from the top and high cards, played keenly: piques,
+    repiques and capots are frequent here, rare in random deals."""
+    rng = random.Random(seed)
+    play_and_check(*dealt_hands(*strong_hands(rng, holder, length), "rubicon", None), rng, 3)
+
+
+@au_cent
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, holder=st.sampled_from([E, Y]), length=st.integers(4, 8), game=games)
+def test_strong_hands_follow_the_laws_au_cent(spec: str, seed: int, holder: int, length: int,
+                                              game: tuple[int, int]) -> None:
+    rng = random.Random(seed)
+    play_and_check(*dealt_hands(*strong_hands(rng, holder, length), spec, game), rng, 3)
 
 
 NON_COURT = [c for c in range(32) if rank(c) not in (KING, QUEEN, KNAVE)]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=seeds, holder=st.sampled_from([E, Y]), mode=st.integers(0, 2))
-def test_carte_blanche_deals_follow_the_laws(seed: int, holder: int, mode: int) -> None:
-    """Deals with a carte blanche (about one hand in nine hundred from a shuffled pack)."""
-    rng = random.Random(seed)
+def check_carte_blanche_deal(rng: random.Random, holder: int, mode: int, spec: str,
+                             game: tuple[int, int] | None) -> None:
+    """A deal with a carte blanche (about one hand in nine hundred from a shuffled pack), played through."""
     blanche = rng.sample(NON_COURT, 12)
     rest = [c for c in range(32) if c not in blanche]
     rng.shuffle(rest)
     other, stock = mask(rest[:12]), rest[12:]
     hands = (mask(blanche), other) if holder == E else (other, mask(blanche))
-    deal, ref = Deal(hands[E], hands[Y], stock), Referee(hands[E], hands[Y], stock)
+    deal, ref = dealt_hands(hands, stock, spec, game)
     assert deal.carte_blanche[holder] and ref.cb[holder]
     play_and_check(deal, ref, rng, mode)
-    assert deal.scores[holder][CB] == 10
+    assert deal.scores[holder][CB] == 10  # nothing scores before it (Laws 20, 67)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, holder=st.sampled_from([E, Y]), mode=st.integers(0, 2))
+def test_carte_blanche_deals_follow_the_laws(seed: int, holder: int, mode: int) -> None:
+    check_carte_blanche_deal(random.Random(seed), holder, mode, "rubicon", None)
+
+
+@au_cent
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, holder=st.sampled_from([E, Y]), mode=st.integers(0, 2), game=games)
+def test_carte_blanche_deals_follow_the_laws_au_cent(spec: str, seed: int, holder: int, mode: int,
+                                                     game: tuple[int, int]) -> None:
+    check_carte_blanche_deal(random.Random(seed), holder, mode, spec, game)
 
 
 def illegal_candidates(ref: Referee, rng: random.Random) -> list[Any]:
@@ -744,8 +1006,19 @@ def illegal_candidates(ref: Referee, rng: random.Random) -> list[Any]:
 @given(order=packs, by=by, seed=seeds, mode=st.integers(0, 2))
 def test_legal_actions_match_brute_force(order: list[int], by: int, seed: int, mode: int) -> None:
     """``legal_actions()`` is exactly the referee's brute-force set; ``in`` and ``len`` agree."""
-    rng = random.Random(seed)
-    deal, ref = new_deal(order, by)
+    check_legal_actions(*new_deal(order, by), random.Random(seed), mode)
+
+
+@au_cent
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=packs, seed=seeds, mode=st.integers(0, 2), game=games)
+def test_legal_actions_match_brute_force_au_cent(spec: str, order: list[int], seed: int, mode: int,
+                                                 game: tuple[int, int]) -> None:
+    check_legal_actions(*new_deal(order, 2, spec, game), random.Random(seed), mode)
+
+
+def check_legal_actions(deal: Deal, ref: Referee, rng: random.Random, mode: int) -> None:
+    """At every step of a deal, the engine's legal actions against the referee's brute force."""
     while True:
         legal = deal.legal_actions()
         listed = list(legal)
@@ -780,8 +1053,19 @@ def test_legal_actions_match_brute_force(order: list[int], by: int, seed: int, m
 @given(order=packs, by=by, seed=seeds)
 def test_undo_restores_the_exact_state(order: list[int], by: int, seed: int) -> None:
     """apply() then undo() leaves every field as it was, for several legal actions at each step."""
-    rng = random.Random(seed)
-    deal, _ = new_deal(order, by)
+    check_undo(new_deal(order, by)[0], random.Random(seed))
+
+
+@au_cent
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=packs, seed=seeds, game=games)
+def test_undo_restores_the_exact_state_au_cent(spec: str, order: list[int], seed: int,
+                                               game: tuple[int, int]) -> None:
+    """The same at au cent, where a deal may stop at a hundred and be taken back from there."""
+    check_undo(new_deal(order, 2, spec, game)[0], random.Random(seed))
+
+
+def check_undo(deal: Deal, rng: random.Random) -> None:
     history: list[dict[str, Any]] = []
     while not deal.is_over:
         before = snapshot(deal)

@@ -115,6 +115,50 @@ PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(32))
 Action = Discard | LookAtLeft | DeclarePoint | DeclareSequences | DeclareSets | Play
 
 
+def parse_action(text: str) -> Action:
+    """Read an action back from its repr: ``Discard(KS 8C)``, ``Discard(nothing)``, ``LookAtLeft(yes)``,
+    ``DeclarePoint(AH KH QH)``, ``DeclareSequences(AH KH QH, 9S 8S 7S)``, ``DeclareSets(AS AH AC)``,
+    ``Play(10H)``.  ``CardError`` (a ``ValueError``) says what cannot be read.
+
+    >>> parse_action("DeclareSequences(AH KH QH, 9S 8S 7S)")
+    DeclareSequences(AH KH QH, 9S 8S 7S)
+    >>> parse_action(str(Discard(0)))
+    Discard(nothing)
+    """
+    t = text.strip()
+    name, _, rest = t.partition("(")
+    if not rest.endswith(")"):
+        raise CardError(f"{text!r} is not an action such as Play(AH) or Discard(KS 8C)")
+    body = rest[:-1].strip()
+
+    def mask(part: str) -> Mask:
+        if part.strip() == "nothing":
+            return 0
+        m = 0
+        for c in parse_cards(part):
+            if m >> c & 1:
+                raise CardError(f"{card_name(c)} is named twice in {text!r}")
+            m |= 1 << c
+        return m
+
+    def masks() -> tuple[Mask, ...]:
+        return () if body == "nothing" else tuple(mask(part) for part in body.split(","))
+
+    if name == "Play":
+        return PLAYS[parse_card(body)]
+    if name == "Discard":
+        return Discard(mask(body))
+    if name == "LookAtLeft" and body in ("yes", "no"):
+        return LookAtLeft(body == "yes")
+    if name == "DeclarePoint":
+        return DeclarePoint(mask(body))
+    if name == "DeclareSequences":
+        return DeclareSequences(masks())
+    if name == "DeclareSets":
+        return DeclareSets(masks())
+    raise CardError(f"{text!r} is not an action such as Play(AH) or Discard(KS 8C)")
+
+
 def discard_of(text: str) -> Discard:
     """``Discard`` from ``"KS 8C 7C"``."""
     m = 0

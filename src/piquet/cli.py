@@ -1,5 +1,5 @@
 """The ``piquet`` command: ``play`` in the terminal, ``replay`` or ``analyse`` a record, ``arena``, ``ladder``,
-``odds`` and ``stats``."""
+``odds``, ``stats``, ``settle`` and ``chouette`` (three players)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_settle_arguments(sub.add_parser("settle", help="the scoring card of a session and the settlement of the "
                                                        "stakes (p. 100-102, 106)"))
 
+    from .chouette_terminal import add_chouette_arguments
+
+    add_chouette_arguments(sub.add_parser("chouette", help="piquet for three in the terminal: you and two computer "
+                                                           "players, one alone against two (p. 106)"))
+
     stats = sub.add_parser("stats", help="two players play many deals; the statistics of play with 95%% intervals")
     stats.add_argument("p1", metavar="P1", nargs="?", help="a level, by name or number")
     stats.add_argument("p2", metavar="P2", nargs="?", help="a level, by name or number")
@@ -111,6 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .stakes_cli import run_settle_command
 
         return run_settle_command(ns)
+    if ns.command == "chouette":
+        from .chouette_terminal import run_chouette
+
+        return run_chouette(ns)
     if ns.command == "stats":
         from .stats import run_stats_command
 

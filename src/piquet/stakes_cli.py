@@ -5,7 +5,8 @@
     drawn on the scoring card of p. 101; each player's win or loss in points, and with ``--stake`` in money.
     A file written by ``--json`` may be given in place of a record.
 ``piquet settle --chouette SESSION.json [--stake S] [--custom C] [--csv FILE] [--json FILE]``
-    a chouette given as figures (p. 102, 106).
+    a chouette given as figures (p. 102, 106), or a chouette played here and saved by ``piquet chouette
+    --record`` (``piquet-chouette/1``): the card of its finished parties, each replayed by the engine.
 
 Figures are written ``"A 131 B 113"`` (each player's name and score in the partie) or deal by deal,
 ``"A 27,15,44,18,35,25 B 13,31,6,29,12,23"``.
@@ -23,6 +24,8 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from .chouette import FORMAT as CHOUETTE_FORMAT
+from .chouette import ChouetteMatch
 from .record import RecordError, parse_record, replay
 from .stakes import (
     FIFTY,
@@ -88,7 +91,8 @@ def add_settle_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"{_FIGURES_HELP}; repeat for more parties (they follow the records, in order)")
     p.add_argument("--chouette", metavar="SESSION.json", default=None,
                    help="settle a chouette given as figures: {\"players\": [\"A\", \"B\", \"C\"], \"parties\": "
-                        "[{\"single\": \"A\", \"winner\": \"A\", \"points\": 150}, ...]}")
+                        "[{\"single\": \"A\", \"winner\": \"A\", \"points\": 150}, ...]}, or a chouette saved by "
+                        "piquet chouette --record (its finished parties)")
     p.add_argument("--stake", default=None,
                    help="so much a point or so much a hundred: \"10s a hundred\", \"3d a point\", \"£1 a hundred\" "
                         "(default: the points only)")
@@ -115,12 +119,30 @@ def _read(path: str) -> str:
         raise ValueError(f"cannot read {path}: not UTF-8 text") from None
 
 
-def _is_card(text: str) -> bool:
+def _format(text: str) -> object:
+    """The document's ``format``, if it is a JSON object that says one."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError:
-        return False
-    return isinstance(doc, dict) and doc.get("format") == STAKES_FORMAT
+        return None
+    return doc.get("format") if isinstance(doc, dict) else None
+
+
+def chouette_card(text: str) -> tuple[ChouetteSession, str | None]:
+    """The chouette card of a document: a card given as figures (``piquet-stakes/1``, or written by hand),
+    or a chouette played here (``piquet-chouette/1``, every partie replayed): the card of its finished
+    parties, and a note when a partie in play is left off it."""
+    if _format(text) == CHOUETTE_FORMAT:
+        match = ChouetteMatch.from_json(text)
+        card = match.card()
+        note = None
+        if match.game.partie is not None and not match.partie_over():
+            note = f"Partie {len(match.games)} is unfinished: it is not on the card."
+        return card, note
+    loaded = from_json(text)
+    if not isinstance(loaded, ChouetteSession):
+        raise ValueError("not a chouette (three players)")
+    return loaded, None
 
 
 def _session(ns: argparse.Namespace) -> Session:
@@ -128,7 +150,9 @@ def _session(ns: argparse.Namespace) -> Session:
     for path in ns.records:
         text = _read(path)
         try:
-            if _is_card(text):
+            if _format(text) == CHOUETTE_FORMAT:
+                raise ValueError("this is a chouette: give it with --chouette")
+            if _format(text) == STAKES_FORMAT:
                 card = from_json(text)
                 if not isinstance(card, Session):
                     raise ValueError("this is a chouette card: give it with --chouette")
@@ -143,7 +167,7 @@ def _session(ns: argparse.Namespace) -> Session:
     return Session.of(named)
 
 
-def _stake_and_custom(ns: argparse.Namespace) -> tuple[Stake | None, Custom, str | None]:
+def stake_and_custom(ns: argparse.Namespace) -> tuple[Stake | None, Custom, str | None]:
     if ns.stake is None:
         if ns.custom is not None:
             raise ValueError("--custom says how the money is reckoned: give --stake with it")
@@ -159,18 +183,16 @@ def _stake_and_custom(ns: argparse.Namespace) -> tuple[Stake | None, Custom, str
 
 
 def _settle(ns: argparse.Namespace) -> tuple[str, str | None, str | None]:
-    stake, custom, note = _stake_and_custom(ns)
+    stake, custom, note = stake_and_custom(ns)
+    unfinished = None
     card: Session | ChouetteSession
     if ns.chouette is not None:
         if ns.records or ns.partie:
             raise ValueError("--chouette settles a chouette alone: give no records or --partie with it")
         try:
-            loaded = from_json(_read(ns.chouette))
+            card, unfinished = chouette_card(_read(ns.chouette))
         except ValueError as e:
             raise ValueError(f"{ns.chouette}: {e}") from None
-        if not isinstance(loaded, ChouetteSession):
-            raise ValueError(f"{ns.chouette}: not a chouette (three players)")
-        card = loaded
     else:
         if not ns.records and not ns.partie:
             raise ValueError("nothing to settle: give records, --partie figures or --chouette")
@@ -178,8 +200,9 @@ def _settle(ns: argparse.Namespace) -> tuple[str, str | None, str | None]:
     settlement: StakesSettlement | None = None if stake is None else card.settle(stake, custom)
     text = (scoring_card_text(card, settlement) if isinstance(card, Session)
             else chouette_card_text(card, settlement))
-    if note:
-        text += "\n" + note
+    for line in (unfinished, note):
+        if line:
+            text += "\n" + line
     csv_text = to_csv(card, settlement) if ns.csv else None
     json_text = to_json(card, settlement) if ns.json else None
     return text, csv_text, json_text
@@ -207,4 +230,4 @@ def run_settle_command(ns: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_settle_arguments", "parse_figures", "run_settle_command"]
+__all__ = ["add_settle_arguments", "chouette_card", "parse_figures", "run_settle_command", "stake_and_custom"]

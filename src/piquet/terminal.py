@@ -140,6 +140,10 @@ def _second_person(text: str) -> str:
     return text
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def save_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename: never half a file."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -164,13 +168,21 @@ def save_atomically(path: str, text: str) -> None:
 
 
 class TerminalTable(GameListener):
-    """The person's side of the table: a ``Player`` who asks at the terminal, and the runner's listener."""
+    """The person's side of the table: a ``Player`` who asks at the terminal, and the runner's listener.
+
+    The person sees the observation of ``seat`` (A in ``piquet play``; at a chouette, A alone or B with
+    the pair, ``chouette_terminal``)."""
 
     def __init__(self, console: Console, names: dict[str, str], symbols: bool = False,
                  save: Callable[[Partie], None] | None = None, echo: bool | None = None,
-                 rules: Rules = RUBICON) -> None:
+                 rules: Rules = RUBICON, seat: str = HUMAN) -> None:
         self.console = console
         self.names = names
+        self.me, self.them = seat, other_seat(seat)  # the seat whose observation the person sees
+        # How the table speaks of the others and of the hand it shows (a chouette changes them).
+        self.adversary = "the computer"
+        self.acting: str | None = None  # who holds the hand shown, when not the person (he advises him)
+        self.choice_law = "Law 4"
         self.rules = rules
         self.symbols = symbols
         self.save = save
@@ -181,7 +193,7 @@ class TerminalTable(GameListener):
         self.again = False  # the last answer was refused: ask again without the preamble
         self.role_names = ("", "")
         self.human_role = ELDER
-        self.cut_winner = HUMAN
+        self.cut_winner = self.me
         self.save_failed = False
         # Answers read from a file or a pipe are not echoed by the terminal: show them.
         self.echo = not sys.stdin.isatty() if echo is None else echo
@@ -199,6 +211,21 @@ class TerminalTable(GameListener):
     def hand(self, mask: Mask) -> str:
         """A hand suit by suit (spades, hearts, clubs, diamonds), high cards first."""
         return "   ".join(self.cards(mask & m) for m in SUIT_MASKS if mask & m)
+
+    def your(self) -> str:
+        """Whose hand is shown: ``Your``, or at a chouette the hand of the player the person advises."""
+        return f"{self.acting}'s" if self.acting else "Your"
+
+    def we(self, verb: str, third: str, start: bool = True) -> str:
+        """``You deal``, or ``Cy deals`` when the hand shown is Cy's."""
+        if self.acting:
+            return f"{self.acting} {third}"
+        return f"{'You' if start else 'you'} {verb}"
+
+    @property
+    def _s(self) -> str:
+        """The verb's ending after ``self.adversary``: "the computer sees", "Bob and Cy see"."""
+        return "" if " and " in self.adversary else "s"
 
     def say(self, text: str = "", style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False)
@@ -279,9 +306,9 @@ class TerminalTable(GameListener):
     # ------------------------------------------------------------ the Player protocol
 
     def choose_deal(self, won_cut: bool) -> bool:
-        answer = self.ask("You have the choice (Law 4). Deal first? \\[Y/n]", help_lines=(
+        answer = self.ask(f"You have the choice ({self.choice_law}). Deal first? \\[Y/n]", help_lines=(
             ("y or Enter", "deal first: the first dealer is elder hand in the last deal (p. 108)"),
-            ("n", "let the computer deal: you are elder hand in the first deal")))
+            ("n", f"let {self.adversary} deal: you are elder hand in the first deal")))
         while answer.lower() not in _YES | {"", "n", "no"}:
             answer = self.ask("Deal first? Answer y or n")
         return answer.lower() in _YES | {""}
@@ -350,9 +377,10 @@ class TerminalTable(GameListener):
             default = True
             help_lines = (("y or Enter", f"look: you alone see {them} (Law 33)"), ("n", "do not look"))
         else:
-            prompt = f"You leave {cards}. Look at {them}? The computer sees {them} too (Law 36). \\[y/N]"
+            prompt = (f"You leave {cards}. Look at {them}? {_capital(self.adversary)} see{self._s} {them} too "
+                      "(Law 36). \\[y/N]")
             default = False
-            help_lines = (("y", f"look; the computer sees {them} too"), ("n or Enter", "nobody sees them"))
+            help_lines = (("y", f"look; {self.adversary} see{self._s} {them} too"), ("n or Enter", "nobody sees them"))
         while True:
             answer = self.ask(prompt, obs, help_lines).lower()
             if answer == "":
@@ -385,9 +413,9 @@ class TerminalTable(GameListener):
                 self.show_hand(obs)
             if verb == "Reckon":
                 called = ("point", "sequence", "quatorze or trio")[category]
-                self.say(f"{self.name(COMPUTER)} called no {called}. Yours: {what}.")
+                self.say(f"{self.name(self.them)} called no {called}. Yours: {what}.")
             else:
-                self.say(f"Your {_CATEGORY_NAMES[category]}: {what}.")
+                self.say(f"{self.your()} {_CATEGORY_NAMES[category]}: {what}.")
         help_lines = (
             ("Enter", default),
             ("none", "declare nothing (sinking it, p. 93)"),
@@ -433,38 +461,38 @@ class TerminalTable(GameListener):
     # ------------------------------------------------------------ showing the deal
 
     def show_hand(self, obs: Observation, full: bool = False) -> None:
-        self.say(f"Your hand:  {self.hand(obs.hand)}")
+        self.say(f"{self.your()} hand:  {self.hand(obs.hand)}")
         if full:
             if obs.discard:
-                self.say(f"Your discard:  {self.cards(obs.discard)}")
+                self.say(f"{self.your()} discard:  {self.cards(obs.discard)}")
             if obs.taken:
                 self.say(f"Taken in:  {self.cards(obs.taken)}")
             if obs.seen_left:
                 self.say(f"Left in the stock, seen:  {self.cards(obs.seen_left)}")
             known = obs.adversary_known()
             if known:
-                self.say(f"The computer's cards you know of (called or shown):  {self.cards(known)}")
+                self.say(f"{_capital(self.adversary)}'s cards you know of (called or shown):  {self.cards(known)}")
 
     def show_status(self, obs: Observation) -> None:
         """The trick, each player's count as he has called it, and the tricks won."""
         me, them = obs.role, 1 - obs.role
         won = obs.tricks_won
         count = self.narrator.count
-        self.say(f"[bold]Trick {obs.trick}[/]   {self.name(HUMAN)} {count[me]} · "
-                 f"{self.name(COMPUTER)} {count[them]}   tricks {won[me]}–{won[them]}", style="dim")
+        self.say(f"[bold]Trick {obs.trick}[/]   {self.name(self.me)} {count[me]} · "
+                 f"{self.name(self.them)} {count[them]}   tricks {won[me]}–{won[them]}", style="dim")
 
     def show_score(self, obs: Observation) -> None:
         me, them = obs.role, 1 - obs.role
         count = self.narrator.count
-        self.say(f"This deal, as called: {self.name(HUMAN)} {count[me]}, {self.name(COMPUTER)} {count[them]}.")
+        self.say(f"This deal, as called: {self.name(self.me)} {count[me]}, {self.name(self.them)} {count[them]}.")
         if obs.partie is not None and obs.rules.goal is not None:
             p = obs.partie
             self.say(f"Game {p.game_number} before this deal: {self.game_line(p.scores, p.games)}"
                      "   (a hundred up; three games out of five, a double counting two).")
         elif obs.partie is not None:
             s = obs.partie.scores
-            self.say(f"The partie before this deal: {self.name(HUMAN)} {s.get(HUMAN, 0)}, "
-                     f"{self.name(COMPUTER)} {s.get(COMPUTER, 0)} (deal {obs.partie.deal_number} "
+            self.say(f"The partie before this deal: {self.name(self.me)} {s.get(self.me, 0)}, "
+                     f"{self.name(self.them)} {s.get(self.them, 0)} (deal {obs.partie.deal_number} "
                      f"of {obs.partie.deals_in_partie}).")
 
     def show_tricks(self, obs: Observation) -> None:
@@ -481,27 +509,27 @@ class TerminalTable(GameListener):
 
     def cut(self, cut_a: Card, cut_b: Card, winner: str) -> None:
         self.cut_winner = winner
-        cards = (f"{self.name(HUMAN)} cut the {card_words(cut_a)}, "
-                 f"{self.name(COMPUTER)} the {card_words(cut_b)}.")
+        cards = (f"{self.name(self.me)} cut the {card_words(cut_a)}, "
+                 f"{self.name(self.them)} the {card_words(cut_b)}.")
         if not self.rules.higher_cut_chooses:
             lower = other_seat(winner)
             self.say(f"The cut for deal (p. 16): {cards} The lower card deals, with no choice: "
-                     f"{self.name(lower)} cut the lower and deal{'' if lower == HUMAN else 's'} first.")
+                     f"{self.name(lower)} cut the lower and deal{'' if lower == self.me else 's'} first.")
             return
         self.say(f"The cut for deal (Law 4): {cards} "
-                 f"{'You have' if winner == HUMAN else self.name(COMPUTER) + ' has'} the choice of deal.")
+                 f"{'You have' if winner == self.me else self.name(self.them) + ' has'} the choice of deal.")
 
     def dealer_chosen(self, partie: Partie) -> None:
         dealer = partie.first_dealer
         if not partie.rules.higher_cut_chooses:
-            self.say(f"{self.name(dealer)} deal{'s' if dealer == COMPUTER else ''} by twos, as the deal always "
+            self.say(f"{self.name(dealer)} deal{'s' if dealer == self.them else ''} by twos, as the deal always "
                      "is at Piquet au cent (p. 16); the deal then alternates, whoever wins a game.")
             return
-        if self.cut_winner == COMPUTER:
-            choice = "elects to deal" if dealer == COMPUTER else "elects to be elder hand"
-            self.say(f"{self.name(COMPUTER)} {choice}.")
+        if self.cut_winner == self.them:
+            choice = "elects to deal" if dealer == self.them else "elects to be elder hand"
+            self.say(f"{self.name(self.them)} {choice}.")
         by = "twos" if partie.deal_by == 2 else "threes"
-        self.say(f"{self.name(dealer)} deal{'s' if dealer == COMPUTER else ''} first, "
+        self.say(f"{self.name(dealer)} deal{'s' if dealer == self.them else ''} first, "
                  f"by {by} for the whole partie (Law 9).")
 
     def deal_started(self, partie: Partie) -> None:
@@ -510,14 +538,14 @@ class TerminalTable(GameListener):
         mult = partie.rules.multiplier(index)
         elder_seat = partie.seat(index, ELDER)
         self.role_names = (self.name(elder_seat), self.name(partie.seat(index, YOUNGER)))
-        self.human_role = partie.role(index, HUMAN)
+        self.human_role = partie.role(index, self.me)
         self.narrator = Narrator(self.role_names)
         self.told = 0
         self.led = -1
         self.say()
-        you = "you are elder hand" if elder_seat == HUMAN else "you are younger hand"
-        deals = "You deal" if dealer == HUMAN else f"{self.name(COMPUTER)} deals"
-        context = partie.context(HUMAN)
+        you = f"{self.we('are', 'is', start=False)} {'elder' if elder_seat == self.me else 'younger'} hand"
+        deals = self.we("deal", "deals") if dealer == self.me else f"{self.name(self.them)} deals"
+        context = partie.context(self.me)
         s = context.scores
         if partie.rules.goal is not None:
             game = deal_games(partie)[index]
@@ -529,8 +557,8 @@ class TerminalTable(GameListener):
         else:
             double = " · counts double" if mult > 1 else ""
             self.console.rule(f"[bold]Deal {index + 1} of {partie.deals_needed}[/]{double}")
-            self.say(f"{deals}; {you}.   Partie: {self.name(HUMAN)} {s[HUMAN]} · "
-                     f"{self.name(COMPUTER)} {s[COMPUTER]}")
+            self.say(f"{deals}; {you}.   Partie: {self.name(self.me)} {s[self.me]} · "
+                     f"{self.name(self.them)} {s[self.them]}")
         if partie.deals[-1].history:
             self.say("The deal so far:", style="italic")
         self.tell(partie)
@@ -542,9 +570,9 @@ class TerminalTable(GameListener):
 
     def game_line(self, scores: dict[str, int], games: dict[str, int]) -> str:
         """``You 45 · Computer 30   Games won: You 1 · Computer 0``: the game, where the partie score stands."""
-        return (f"{self.name(HUMAN)} {scores.get(HUMAN, 0)} · {self.name(COMPUTER)} "
-                f"{scores.get(COMPUTER, 0)}   Games won: {self.name(HUMAN)} {games.get(HUMAN, 0)} · "
-                f"{self.name(COMPUTER)} {games.get(COMPUTER, 0)}")
+        return (f"{self.name(self.me)} {scores.get(self.me, 0)} · {self.name(self.them)} "
+                f"{scores.get(self.them, 0)}   Games won: {self.name(self.me)} {games.get(self.me, 0)} · "
+                f"{self.name(self.them)} {games.get(self.them, 0)}")
 
     def deal_finished(self, partie: Partie) -> None:
         self.tell(partie)
@@ -574,7 +602,7 @@ class TerminalTable(GameListener):
 
     def tell(self, partie: Partie) -> None:
         """Tell the deal's new events from the person's observation, in the game's words."""
-        obs = partie.observation(HUMAN)
+        obs = partie.observation(self.me)
         new = obs.events[self.told:]
         self.told = len(obs.events)
         me = obs.role
@@ -606,16 +634,18 @@ class TerminalTable(GameListener):
                 else:
                     wins = suit_of(c) == suit_of(self.led) and c > self.led
                     winner = e.role if wins else 1 - e.role
-                    whose = "your trick" if winner == me else f"{escape(self.role_names[winner])}'s trick"
+                    mine = winner == me and not self.acting
+                    whose = "your trick" if mine else f"{escape(self.role_names[winner])}'s trick"
                     pending, suffix = f"    {text}", f"  [dim]— {whose}[/]"
                     self.led = -1
                 continue
             for role, text in lines:
                 self.say_line(role, text)
             if e.kind == EXCHANGE and e.role == me and obs.taken:
-                self.say(f"  You take in {self.cards(obs.taken)}.", style="italic")
+                self.say(f"  {self.we('take', 'takes')} in {self.cards(obs.taken)}.", style="italic")
             if e.kind == LOOK and e.role == me and e.value and me == ELDER and obs.seen_left:
-                self.say(f"  The cards you left: {self.cards(obs.seen_left)}.", style="italic")
+                self.say(f"  The cards {self.we('left', 'left', start=False)}: {self.cards(obs.seen_left)}.",
+                         style="italic")
         if pending:
             self.say(pending + suffix)
 
@@ -632,27 +662,27 @@ class TerminalTable(GameListener):
 
     def show_deal_card(self, partie: Partie, index: int) -> None:
         """The deal's score card: each player's scores in the order of Law 67, and the partie."""
-        obs = partie.observation(HUMAN)
+        obs = partie.observation(self.me)
         me, them = obs.role, 1 - obs.role
         mine, theirs = obs.scores[me], obs.scores[them]
         self.say()
         table = Table(title=f"Deal {index + 1}", box=box.SIMPLE, title_style="bold", show_footer=True)
         table.add_column("", footer="Total")
-        table.add_column(self.name(HUMAN), justify="right", footer=str(sum(mine)))
-        table.add_column(self.name(COMPUTER), justify="right", footer=str(sum(theirs)))
+        table.add_column(self.name(self.me), justify="right", footer=str(sum(mine)))
+        table.add_column(self.name(self.them), justify="right", footer=str(sum(theirs)))
         for k, label in enumerate(_SCORE_ROWS):
             if mine[k] or theirs[k] or k in (1, 2, 3, 4, 5):
                 table.add_row(label, str(mine[k]), str(theirs[k]))
         mult = partie.rules.multiplier(index)
         if mult > 1:
             s = partie.deal_score(index)
-            table.add_row(f"In the partie (×{mult})", str(s[HUMAN]), str(s[COMPUTER]))
+            table.add_row(f"In the partie (×{mult})", str(s[self.me]), str(s[self.them]))
         self.console.print(table)
         s = partie.scores
         if partie.rules.goal is not None:
             self.show_game(partie, index)
             return
-        self.say(f"The partie: {self.name(HUMAN)} {s[HUMAN]} · {self.name(COMPUTER)} {s[COMPUTER]}"
+        self.say(f"The partie: {self.name(self.me)} {s[self.me]} · {self.name(self.them)} {s[self.them]}"
                  f"   ({sum(1 for d in partie.deals if d.is_over)} of {partie.deals_needed} deals played)")
 
     def show_game(self, partie: Partie, index: int) -> None:
@@ -660,8 +690,8 @@ class TerminalTable(GameListener):
         game = deal_games(partie)[index]
         if game.won is None:
             s = game.scores
-            self.say(f"Game {game.number}: {self.name(HUMAN)} {s[HUMAN]} · {self.name(COMPUTER)} {s[COMPUTER]}"
-                     "   (a hundred up)")
+            self.say(f"Game {game.number}: {self.name(self.me)} {s[self.me]} · "
+                     f"{self.name(self.them)} {s[self.them]}   (a hundred up)")
             return
         self.say(escape(game_won_words(game.won, partie.deals[index], self.names)) + ".", style="bold")
         self.say(escape(tally_words(partie.games(), self.names)))
@@ -675,31 +705,31 @@ class TerminalTable(GameListener):
         table = Table(box=box.SIMPLE, show_footer=True)
         table.add_column("Deal", justify="right", footer="Total")
         table.add_column("Dealer")
-        table.add_column(self.name(HUMAN), justify="right", footer=str(total[HUMAN]))
-        table.add_column(self.name(COMPUTER), justify="right", footer=str(total[COMPUTER]))
+        table.add_column(self.name(self.me), justify="right", footer=str(total[self.me]))
+        table.add_column(self.name(self.them), justify="right", footer=str(total[self.them]))
         for i in range(len(partie.deals)):
             s = partie.deal_score(i)
             note = "" if partie.deals[i].is_over else " (unfinished)"
-            table.add_row(f"{i + 1}{note}", self.name(partie.dealer(i)), str(s[HUMAN]), str(s[COMPUTER]))
+            table.add_row(f"{i + 1}{note}", self.name(partie.dealer(i)), str(s[self.me]), str(s[self.them]))
         self.console.print(table)
 
     def show_games_card(self, partie: Partie) -> None:
         """Piquet au cent: each deal with its game and the game's score after it, then the games won (p. 20)."""
         table = Table(box=box.SIMPLE)
-        for title in ("Deal", "Game", "Dealer", self.name(HUMAN), self.name(COMPUTER), "The game"):
+        for title in ("Deal", "Game", "Dealer", self.name(self.me), self.name(self.them), "The game"):
             table.add_column(title, justify="left" if title in ("Dealer", "The game") else "right")
         for i, g in enumerate(deal_games(partie)):
             s = partie.deal_score(i)
             note = "" if partie.deals[i].is_over else " (unfinished)"
             if g.won is not None:
                 note = f", won by {self.name(g.won.winner)}{' (double)' if g.won.double else ''}"
-            table.add_row(str(i + 1), str(g.number), self.name(partie.dealer(i)), str(s[HUMAN]), str(s[COMPUTER]),
-                          escape(f"{g.scores[HUMAN]} to {g.scores[COMPUTER]}{note}"))
+            table.add_row(str(i + 1), str(g.number), self.name(partie.dealer(i)), str(s[self.me]),
+                          str(s[self.them]), escape(f"{g.scores[self.me]} to {g.scores[self.them]}{note}"))
         self.console.print(table)
         self.say(escape(tally_words(partie.games(), self.names)))
 
     def show_settlement(self, partie: Partie) -> None:
-        names = {seat: self.name(seat) for seat in (HUMAN, COMPUTER)}
+        names = {seat: self.name(seat) for seat in (self.me, self.them)}
         played = sum(1 for d in partie.deals if d.is_over)
         text = settlement_words(partie.settlement(), partie.scores, partie.rules, names, played, partie.deals_needed)
         self.say(f"[bold]{text}[/]")

@@ -93,6 +93,7 @@ class Narrator:
         self.names = names
         self.viewer_cards = viewer_cards
         self.count = [0, 0]
+        self.scored = [0, 0]  # what the SCORE events have counted
 
     def lines(self, events: Iterable[Event]) -> Iterator[tuple[int | None, str]]:
         """(speaker role or None for the narrator, text) for each thing said or done."""
@@ -107,7 +108,10 @@ class Narrator:
             elif k == EXCHANGE:
                 left = f", leaving {_COUNTS[e.detail]}" if e.detail and r == 0 else (
                     f"; {_COUNTS[e.detail]} left in the stock" if e.detail else "")
-                yield None, f"{n[r]} discards {_COUNTS[e.value]} and takes in {_COUNTS[e.value]}{left}."
+                if e.value == 0:  # Piquet au cent: the younger need not discard (p. 17)
+                    yield None, f"{n[r]} keeps his cards: he discards none{left}."
+                else:
+                    yield None, f"{n[r]} discards {_COUNTS[e.value]} and takes in {_COUNTS[e.value]}{left}."
             elif k == LOOK:
                 if e.value and e.cards:
                     yield None, f"{n[r]} looks at the cards left, and both see them: {format_cards(cards_of(e.cards))}."
@@ -136,12 +140,19 @@ class Narrator:
                 yield r, f"{name}: {number_words(self.count[r])}."
             elif k == GAME:
                 double = ", a double game" if e.detail == 2 else ""
-                yield None, f"{n[r]} reaches {number_words(e.value)}: the game{double} (p. 20)."
+                said = ""
+                if self.count != self.scored:
+                    # What was shown but reckons after the goal in Law 67's order does not count.
+                    self.count = list(self.scored)
+                    said = (f"; nothing reckons after it, and the deal stands at {n[0]} "
+                            f"{number_words(self.scored[0])}, {n[1]} {number_words(self.scored[1])}")
+                yield None, f"{n[r]} reaches {number_words(e.value)}: the game{double} (p. 20){said}."
             elif k == PLAY:
                 verb = "leads" if e.value != self._trick else "plays"
                 self._trick = e.value
                 yield None, f"{n[r]} {verb} the {card_words(_one(e.cards))}."
             elif k == SCORE:
+                self.scored[r] += e.value
                 yield from self._score(e)
 
     _trick = 0

@@ -16,16 +16,16 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import json
 import logging
-import random
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -33,15 +33,17 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..chouette import ChouetteError
 from ..game import new_seed
 from ..levels import level_named
 from ..record import RecordError
 from ..rules import Rules, rules_named
-from .protocol import ProtocolError, decode_message, error_message, state_message
+from .chouette import ChouetteMessage, ChouetteTable, decode_chouette_message
+from .protocol import ClientMessage, ProtocolError, decode_message, error_message
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
-from .store import Mark, SeatRow, Store, TableRow, database_url
-from .table import Seat, Table, TableError, hash_token, new_token
+from .store import ChouetteRow, Mark, SeatRow, Store, TableRow, database_url
+from .table import Job, Seat, Table, TableError, hash_token, new_token
 
 log = logging.getLogger("piquet.web")
 
@@ -58,17 +60,164 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
 
-def _mark_of(table: Table) -> Mark:
-    a, b = table.seats["A"], table.seats["B"]
-    return Mark(table.version, (a.joined, b.joined), (a.name, b.name))
-
-
 def _seats_of(row: TableRow) -> dict[str, Seat]:
     return {s: Seat(r.kind, r.name, r.level, r.token_hash, r.joined) for s, r in row.seats.items()}
 
 
 def _seat_rows(seats: dict[str, Seat]) -> dict[str, SeatRow]:
     return {s: SeatRow(x.kind, x.name, x.level, x.token_hash, x.joined) for s, x in seats.items()}
+
+
+class Room(Protocol):
+    """What the hub asks of a table, whatever its kind: a partie of two (``Table``) or a chouette
+    (``ChouetteTable``).  Its seats are keyed as its messages name them ("A"/"B", or the players' names)."""
+
+    id: str
+    version: int
+    seats: dict[str, Seat]
+
+    @property
+    def status(self) -> str: ...
+
+    def seat_of_token(self, token: str) -> str | None: ...
+
+    def message(self, seat: str) -> dict[str, Any]: ...
+
+    def computer_job(self) -> Job | None: ...
+
+    def thinking(self, job: Job) -> tuple[dict[str, Any], frozenset[str] | None]: ...
+
+    def decider(self, job: Job) -> Callable[[], Any]: ...
+
+    def fallback(self, job: Job) -> Any: ...
+
+    def perform(self, job: Job, decision: Any) -> bool: ...
+
+
+class Kind(Protocol):
+    """How the hub keeps one kind of table: stores and reloads it, reads its clients' messages and applies
+    them.  ``load``, ``save``, ``join`` and ``marks`` are run off the event loop."""
+
+    def holds(self, room: Room) -> bool: ...
+
+    def load(self, store: Store, room_id: str) -> Room | None: ...
+
+    def save(self, store: Store, room: Room, old_version: int) -> bool: ...
+
+    def rename(self, room: Room, seat: str, name: str | None) -> str | None: ...
+
+    def join(self, store: Store, room: Room, seat: str, name: str | None) -> None: ...
+
+    def marks(self, store: Store, ids: list[str]) -> dict[str, Mark]: ...
+
+    def mark_of(self, room: Room) -> Mark: ...
+
+    def decode(self, data: object) -> Any: ...
+
+    def act(self, room: Room, seat: str, msg: Any) -> bool: ...
+
+
+class TwoSeats:
+    """A partie of two (``Table``), stored in ``piquet_tables`` with its record."""
+
+    def holds(self, room: Room) -> bool:
+        return isinstance(room, Table)
+
+    def load(self, store: Store, room_id: str) -> Table | None:
+        row = store.load(room_id)
+        if row is None:
+            return None
+        try:
+            table = Table.from_record(row.id, _seats_of(row), row.record, row.opponent)
+        except (RecordError, ValueError) as e:
+            log.error("table %s cannot be rebuilt from its record: %s", room_id, e)
+            return None
+        if table.version != row.version:
+            log.warning("table %s: the record has %d actions, the row says version %d", room_id,
+                        table.version, row.version)
+            table.version = row.version
+        return table
+
+    def save(self, store: Store, room: Room, old_version: int) -> bool:
+        assert isinstance(room, Table)
+        return store.save(room.id, old_version, room.version, room.record_json(), room.status, room.scores)
+
+    def rename(self, room: Room, seat: str, name: str | None) -> str | None:
+        """The invited seat takes the name his first connection gives (``&name=``)."""
+        if not name:
+            return None
+        room.seats[seat].name = _name(name, room.seats[seat].name)
+        return room.seats[seat].name
+
+    def join(self, store: Store, room: Room, seat: str, name: str | None) -> None:
+        store.join(room.id, seat, name, room.status)
+
+    def marks(self, store: Store, ids: list[str]) -> dict[str, Mark]:
+        return store.marks(ids)
+
+    def mark_of(self, room: Room) -> Mark:
+        a, b = room.seats["A"], room.seats["B"]
+        return Mark(room.version, (a.joined, b.joined), (a.name, b.name))
+
+    def decode(self, data: object) -> ClientMessage:
+        return decode_message(data)
+
+    def act(self, room: Room, seat: str, msg: Any) -> bool:
+        assert isinstance(room, Table)
+        room.apply(seat, msg.action, msg.version)
+        return True
+
+
+class Chouettes:
+    """A chouette (``ChouetteTable``, p. 106), stored in ``piquet_chouettes`` with its document."""
+
+    def holds(self, room: Room) -> bool:
+        return isinstance(room, ChouetteTable)
+
+    def load(self, store: Store, room_id: str) -> ChouetteTable | None:
+        row = store.load_chouette(room_id)
+        if row is None:
+            return None
+        seats = [Seat(r.kind, r.name, r.level, r.token_hash, r.joined) for r in row.seats]
+        try:
+            table = ChouetteTable.from_document(row.id, seats, row.document, row.status == "finished")
+        except ChouetteError as e:
+            log.error("chouette %s cannot be rebuilt from its document: %s", room_id, e)
+            return None
+        if table.version != row.version:
+            log.warning("chouette %s: the document is at version %d, the row says %d", room_id, table.version,
+                        row.version)
+            table.version = row.version
+        return table
+
+    def save(self, store: Store, room: Room, old_version: int) -> bool:
+        assert isinstance(room, ChouetteTable)
+        return store.save_chouette(room.id, old_version, room.version, room.document(), room.status, room.summary())
+
+    def rename(self, room: Room, seat: str, name: str | None) -> str | None:
+        return None  # the players are named when the chouette is made: the cut and the card name them
+
+    def join(self, store: Store, room: Room, seat: str, name: str | None) -> None:
+        store.join_chouette(room.id, seat, room.status)
+
+    def marks(self, store: Store, ids: list[str]) -> dict[str, Mark]:
+        return store.chouette_marks(ids)
+
+    def mark_of(self, room: Room) -> Mark:
+        seats = list(room.seats.values())
+        return Mark(room.version, tuple(s.joined for s in seats), tuple(s.name for s in seats))
+
+    def decode(self, data: object) -> ChouetteMessage:
+        return decode_chouette_message(data)
+
+    def act(self, room: Room, seat: str, msg: Any) -> bool:
+        assert isinstance(room, ChouetteTable)
+        return room.act(seat, msg)
+
+
+TWO_SEATS = TwoSeats()
+CHOUETTES = Chouettes()
+KINDS: tuple[Kind, ...] = (TWO_SEATS, CHOUETTES)
 
 
 #: How many messages may wait for a client that does not read before his connection is closed.
@@ -138,14 +287,14 @@ class Connection:
 
 
 class Hub:
-    """The tables in memory, their locks, their open sockets and their computer players' tasks."""
+    """The tables in memory (of every kind), their locks, their open sockets and their computer players' tasks."""
 
     def __init__(self, store: Store, pace: float = 0.0, poll: float = DEFAULT_POLL) -> None:
         self.store = store
         self.pace = pace
         self.poll = poll
         self.watcher: asyncio.Task[None] | None = None
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Connection]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
@@ -158,45 +307,38 @@ class Hub:
 
     # ------------------------------------------------------------ loading and saving (hold the lock)
 
-    async def table(self, table_id: str) -> Table | None:
-        """The table, from memory or rebuilt from its stored record."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table
-        row = await asyncio.to_thread(self.store.load, table_id)
-        if row is None:
+    async def room(self, table_id: str, kind: Kind) -> Room | None:
+        """The table, from memory or rebuilt from what is stored; None if there is none of that kind."""
+        room = self.tables.get(table_id)
+        if room is not None:
+            return room if kind.holds(room) else None
+        room = await asyncio.to_thread(kind.load, self.store, table_id)
+        if room is None:
             return None
-        try:
-            table = Table.from_record(row.id, _seats_of(row), row.record, row.opponent)
-        except (RecordError, ValueError) as e:
-            log.error("table %s cannot be rebuilt from its record: %s", table_id, e)
-            return None
-        if table.version != row.version:
-            log.warning("table %s: the record has %d actions, the row says version %d", table_id,
-                        table.version, row.version)
-            table.version = row.version
-        self.tables[table_id] = table
-        return table
+        self.tables[table_id] = room
+        return room
 
-    async def commit(self, table: Table, seat: str, action: Any, version: int | None) -> None:
-        """Apply, store, then broadcast; ``TableError`` (nothing changed, nothing stored) if refused."""
-        old = table.version
-        table.apply(seat, action, version)
+    async def commit(self, room: Room, kind: Kind, change: Callable[[], bool]) -> None:
+        """Make the change, store it, then broadcast; ``TableError`` (nothing changed, nothing stored) if
+        refused.  A change that returns False is told to the seats and not stored."""
+        old = room.version
+        if not change():
+            await self.broadcast(room)
+            return
         try:
-            saved = await asyncio.to_thread(self.store.save, table.id, old, table.version, table.record_json(),
-                                            table.status, table.scores)
+            saved = await asyncio.to_thread(kind.save, self.store, room, old)
         except Exception:
-            log.exception("table %s: the action could not be saved", table.id)
+            log.exception("table %s: the action could not be saved", room.id)
             saved = False
         if not saved:
             # Changed elsewhere (another process) or not stored: forget it, reload what is stored.
-            self.tables.pop(table.id, None)
-            fresh = await self.table(table.id)
+            self.tables.pop(room.id, None)
+            fresh = await self.room(room.id, kind)
             if fresh is not None:
                 await self.broadcast(fresh)
             raise TableError("stale", "the table could not be saved as it was (changed elsewhere?): "
                                       "look again and choose")
-        await self.broadcast(table)
+        await self.broadcast(room)
 
     # ------------------------------------------------------------ other server processes
 
@@ -222,79 +364,86 @@ class Hub:
         stored by the process he is connected to, and the other processes see it here.  Returns
         the ids of the tables reloaded.
         """
-        ids = [i for i, conns in self.conns.items() if conns and i in self.tables]
-        marks = await asyncio.to_thread(self.store.marks, ids)
         reloaded = []
-        for table_id in ids:
-            table = self.tables.get(table_id)
-            mark = marks.get(table_id)
-            if table is None or mark is None or mark == _mark_of(table):
+        for kind in KINDS:
+            ids = [i for i, conns in self.conns.items() if conns and i in self.tables and kind.holds(self.tables[i])]
+            if not ids:
                 continue
-            async with self.lock(table_id):
-                table = self.tables.get(table_id)
-                fresh_mark = (await asyncio.to_thread(self.store.marks, [table_id])).get(table_id)
-                if table is None or fresh_mark is None or fresh_mark == _mark_of(table):
+            marks = await asyncio.to_thread(kind.marks, self.store, ids)
+            for table_id in ids:
+                room = self.tables.get(table_id)
+                mark = marks.get(table_id)
+                if room is None or mark is None or mark == kind.mark_of(room):
                     continue
-                self.tables.pop(table_id, None)
-                fresh = await self.table(table_id)
-                if fresh is None:
-                    continue
-                await self.broadcast(fresh)
-                reloaded.append(table_id)
-            self.drive(table_id)
+                async with self.lock(table_id):
+                    room = self.tables.get(table_id)
+                    fresh_mark = (await asyncio.to_thread(kind.marks, self.store, [table_id])).get(table_id)
+                    if room is None or fresh_mark is None or fresh_mark == kind.mark_of(room):
+                        continue
+                    self.tables.pop(table_id, None)
+                    fresh = await self.room(table_id, kind)
+                    if fresh is None:
+                        continue
+                    await self.broadcast(fresh)
+                    reloaded.append(table_id)
+                self.drive(table_id, kind)
         return reloaded
 
     # ------------------------------------------------------------ sending
 
-    async def broadcast(self, table: Table) -> None:
+    async def broadcast(self, room: Room) -> None:
         """Each open socket of the table is sent the state as its seat sees it."""
         texts: dict[str, str] = {}
-        for conn in list(self.conns.get(table.id, ())):
+        for conn in list(self.conns.get(room.id, ())):
             if conn.seat not in texts:
-                texts[conn.seat] = json.dumps(state_message(table.version, conn.seat, table.view(conn.seat)))
+                texts[conn.seat] = json.dumps(room.message(conn.seat))
             conn.post(texts[conn.seat], state=True)
 
-    async def send_all(self, table_id: str, message: dict[str, Any]) -> None:
+    async def send_all(self, table_id: str, message: dict[str, Any], only: frozenset[str] | None = None) -> None:
+        """Send a message to every socket of the table (``only``: of those seats)."""
         text = json.dumps(message)
         for conn in list(self.conns.get(table_id, ())):
-            conn.post(text)
+            if only is None or conn.seat in only:
+                conn.post(text)
 
     # ------------------------------------------------------------ the computer
 
-    def drive(self, table_id: str) -> None:
-        """Start the table's computer player if he is to move and not already deciding."""
+    def drive(self, table_id: str, kind: Kind = TWO_SEATS) -> None:
+        """Start the table's computer player if one is to act and not already deciding."""
         task = self.drivers.get(table_id)
         if task is None or task.done():
-            self.drivers[table_id] = asyncio.create_task(self._drive(table_id), name=f"piquet-computer-{table_id}")
+            self.drivers[table_id] = asyncio.create_task(self._drive(table_id, kind),
+                                                         name=f"piquet-computer-{table_id}")
 
-    async def _drive(self, table_id: str) -> None:
+    async def _drive(self, table_id: str, kind: Kind) -> None:
         lock = self.lock(table_id)
         try:
             while True:
                 async with lock:
-                    table = await self.table(table_id)
-                    seat = None if table is None else table.computer_to_move()
-                    if table is None or seat is None:
+                    room = await self.room(table_id, kind)
+                    job = None if room is None else room.computer_job()
+                    if room is None or job is None:
                         return
-                    obs, version = table.observation(seat), table.version
-                    await self.send_all(table_id, {"type": "thinking", "seat": seat})
+                    decide, version = room.decider(job), room.version
+                    message, only = room.thinking(job)
+                    await self.send_all(table_id, message, only)
                 start = time.monotonic()
-                action = await asyncio.to_thread(table.choose, seat, obs)
+                decision = await asyncio.to_thread(decide)
                 wait = self.pace - (time.monotonic() - start)
                 if wait > 0:
                     await asyncio.sleep(wait)
                 async with lock:
-                    table = await self.table(table_id)
-                    if table is None or table.version != version or table.computer_to_move() != seat:
+                    room = await self.room(table_id, kind)
+                    if room is None or room.version != version or room.computer_job() != job:
                         continue
                     try:
-                        await self.commit(table, seat, action, version)
+                        await self.commit(room, kind, functools.partial(room.perform, job, decision))
                     except TableError as e:
                         if e.code != "illegal":
                             continue
-                        log.error("table %s: the computer (%s) chose %s: %s; playing at random", table_id,
-                                  table.seats[seat].level, action, e.message)
-                        await self.commit(table, seat, obs.sample(random.Random()), version)
+                        log.error("table %s: the computer (%s) chose %s: %s; a legal choice at random", table_id,
+                                  room.seats[job.seat].level, decision, e.message)
+                        await self.commit(room, kind, functools.partial(room.perform, job, room.fallback(job)))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -376,13 +525,35 @@ def _name(value: object, default: str) -> str:
     return name or default
 
 
-async def create_table(request: Request) -> Response:
-    hub: Hub = request.app.state.hub
+def _seed(value: object) -> int:
+    """The seed a request gives (tests pass one), or a new one."""
+    if value is None:
+        return new_seed()
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2 ** 62:
+        raise ValueError("\"seed\" is a whole number from 0")
+    return value
+
+
+def _level(value: object) -> str:
+    """A computer level by name or number (``ValueError`` names the known ones)."""
+    if not isinstance(value, str):
+        raise ValueError("\"level\" is a string")
+    return level_named(value).name
+
+
+async def _body(request: Request) -> dict[str, Any] | None:
+    """A request's JSON object, or None."""
     try:
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
-        return _error(400, "the body is a JSON object")
-    if not isinstance(body, dict):
+        return None
+    return body if isinstance(body, dict) else None
+
+
+async def create_table(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    body = await _body(request)
+    if body is None:
         return _error(400, "the body is a JSON object")
     try:
         opponent = body.get("opponent", "computer")
@@ -390,17 +561,8 @@ async def create_table(request: Request) -> Response:
             raise ValueError("\"opponent\" is \"computer\" or \"person\"")
         rules = _rules_of(body.get("rules", "rubicon"), body.get("agreements", []))
         name = _name(body.get("name"), "Player")
-        seed = body.get("seed")
-        if seed is None:
-            seed = new_seed()
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 62:
-            raise ValueError("\"seed\" is a whole number from 0")
-        level = None
-        if opponent == "computer":
-            level_value = body.get("level", DEFAULT_WEB_LEVEL)
-            if not isinstance(level_value, str):
-                raise ValueError("\"level\" is a string")
-            level = level_named(level_value).name
+        seed = _seed(body.get("seed"))
+        level = _level(body.get("level", DEFAULT_WEB_LEVEL)) if opponent == "computer" else None
     except ValueError as e:
         return _error(400, str(e))
     token_a = new_token()
@@ -455,6 +617,105 @@ async def table_record(request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
 
 
+# ---------------------------------------------------------------- chouette (p. 106)
+
+
+def _chouette_seats(value: object) -> list[tuple[Seat, str | None]]:
+    """The three seats a request names, in order, each with its token (a person's) or None (the computer's):
+    ``[{"name": "Ann"}, {"name": "Bob", "kind": "computer", "level": "cavendish"}, {"name": "Cy"}]``.  The first
+    is the person who opens the table (his seat is taken); the names are made different if they are not."""
+    if not isinstance(value, list) or len(value) != 3 or not all(isinstance(x, dict) for x in value):
+        raise ValueError("\"players\" is a list of three seats: {\"name\": ..., \"kind\": \"person\"} or "
+                         "{\"name\": ..., \"kind\": \"computer\", \"level\": ...}")
+    out: list[tuple[Seat, str | None]] = []
+    used: set[str] = set()
+    for i, d in enumerate(value, 1):
+        kind = d.get("kind", "person")
+        if kind not in ("person", "computer"):
+            raise ValueError(f"seat {i}: \"kind\" is \"person\" or \"computer\"")
+        if i == 1 and kind != "person":
+            raise ValueError("seat 1 is the person who opens the table: his \"kind\" is \"person\"")
+        level = _level(d.get("level", DEFAULT_WEB_LEVEL)) if kind == "computer" else None
+        name = _name(d.get("name"), f"Computer ({level})" if level else f"Player {i}")
+        while name.casefold() in used:
+            name = f"{name[:MAX_NAME - 3]} {i}"
+        used.add(name.casefold())
+        if kind == "computer":
+            out.append((Seat("computer", name, level, None, True), None))
+        else:
+            token = new_token()
+            out.append((Seat("human", name, None, hash_token(token), i == 1), token))
+    return out
+
+
+def _chouette_url(table_id: str, token: str) -> str:
+    return f"/c/{table_id}?token={token}"
+
+
+async def create_chouette(request: Request) -> Response:
+    """``POST /api/chouettes``: a chouette table for three (p. 106); 201 with each person's link."""
+    hub: Hub = request.app.state.hub
+    body = await _body(request)
+    if body is None:
+        return _error(400, "the body is a JSON object")
+    table_id = "c" + secrets.token_hex(6)
+    try:
+        seats = _chouette_seats(body.get("players"))
+        rules = _rules_of(body.get("rules", "rubicon"), body.get("agreements", []))
+        table = ChouetteTable.new(table_id, [seat for seat, _ in seats], _seed(body.get("seed")), rules)
+    except (ValueError, ChouetteError) as e:
+        return _error(400, str(e))
+    now = time.time()
+    row = ChouetteRow(id=table_id, created=now, updated=now, rules=rules.spec, seed=table.match.seed,
+                      status=table.status, version=table.version,
+                      seats=[SeatRow(s.kind, s.name, s.level, s.token_hash, s.joined) for s, _ in seats],
+                      summary=table.summary(), document=table.document())
+    await asyncio.to_thread(hub.store.insert_chouette, row)
+    out_seats = [{"name": s.name, "kind": "computer" if s.is_computer else "person", "level": s.level,
+                  "url": None if token is None else _chouette_url(table_id, token)} for s, token in seats]
+    token = seats[0][1]
+    assert token is not None
+    return JSONResponse({"table": table_id, "kind": "chouette", "seat": seats[0][0].name, "token": token,
+                         "url": _chouette_url(table_id, token), "seats": out_seats,
+                         "places": table.summary()["places"]}, status_code=201)
+
+
+async def list_chouettes(request: Request) -> Response:
+    """``GET /api/chouettes``: every chouette, in progress or finished (no cards, no tokens)."""
+    hub: Hub = request.app.state.hub
+    rows = await asyncio.to_thread(hub.store.list_chouettes)
+    return JSONResponse([
+        {"table": r.id, "kind": "chouette", "status": r.status, "rules": r.rules, "title": _rules_title(r.rules),
+         "players": [s.name for s in r.seats],
+         "seats": [{"name": s.name, "kind": "computer" if s.kind == "computer" else "person", "level": s.level,
+                    "joined": s.joined} for s in r.seats],
+         **r.summary, "created": _iso(r.created), "updated": _iso(r.updated)}
+        for r in rows
+    ])
+
+
+async def chouette_record(request: Request) -> Response:
+    """``GET /api/chouettes/{id}/record``: the chouette's document (every card), once the players have risen."""
+    hub: Hub = request.app.state.hub
+    table_id = request.path_params["table_id"]
+    row = await asyncio.to_thread(hub.store.load_chouette, table_id)
+    if row is None:
+        return _error(404, "no such chouette")
+    if row.status != "finished":
+        return _error(403, "the record is given when the chouette is over")
+    return Response(row.document, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="chouette-{table_id}.json"'})
+
+
+async def chouette_page(request: Request) -> Response:
+    """``/c/{id}?token=T``: the table's page, which knows a chouette by its address."""
+    hub: Hub = request.app.state.hub
+    row = await asyncio.to_thread(hub.store.load_chouette, request.path_params["table_id"])
+    if row is None:
+        return _error(404, "no such chouette")
+    return _page("table.html")
+
+
 # ---------------------------------------------------------------- the websocket
 
 
@@ -466,17 +727,26 @@ async def _refuse(ws: WebSocket, message: str, close_code: int) -> None:
 
 
 async def table_socket(ws: WebSocket) -> None:
+    """``/ws/{table_id}?token=T``: a seat of a partie of two."""
+    await _socket(ws, ws.path_params["table_id"], TWO_SEATS)
+
+
+async def chouette_socket(ws: WebSocket) -> None:
+    """``/ws/c/{table_id}?token=T``: a seat of a chouette."""
+    await _socket(ws, ws.path_params["table_id"], CHOUETTES)
+
+
+async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
     hub: Hub = ws.app.state.hub
-    table_id = ws.path_params["table_id"]
     token = ws.query_params.get("token", "")
     await ws.accept()
     lock = hub.lock(table_id)
     async with lock:
-        table = await hub.table(table_id)
-        if table is None:
+        room = await hub.room(table_id, kind)
+        if room is None:
             await _refuse(ws, "there is no such table", 4404)
             return
-        seat = table.seat_of_token(token)
+        seat = room.seat_of_token(token)
         if seat is None:
             hub.forget_if_idle(table_id)
             await _refuse(ws, "that is not a seat's token at this table", 4403)
@@ -484,22 +754,19 @@ async def table_socket(ws: WebSocket) -> None:
         conn = Connection(ws, seat)
         conn.start()
         hub.conns.setdefault(table_id, set()).add(conn)
-        joined = table.seats[seat]
-        if not joined.joined:
-            joined.joined = True
-            name = ws.query_params.get("name")
-            if name:
-                joined.name = _name(name, joined.name)
+        if not room.seats[seat].joined:
+            room.seats[seat].joined = True
+            renamed = kind.rename(room, seat, ws.query_params.get("name"))
             try:
-                await asyncio.to_thread(hub.store.join, table_id, seat, joined.name if name else None, table.status)
+                await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
             except Exception:  # the status is saved again with the next action
                 log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
-            await hub.broadcast(table)
+            await hub.broadcast(room)
         else:
-            conn.post(json.dumps(state_message(table.version, seat, table.view(seat))), state=True)
-    hub.drive(table_id)
+            conn.post(json.dumps(room.message(seat)), state=True)
+    hub.drive(table_id, kind)
     try:
-        await _serve_socket(hub, conn, table_id)
+        await _serve_socket(hub, conn, table_id, kind)
     finally:
         conns = hub.conns.get(table_id)
         if conns is not None:
@@ -508,7 +775,7 @@ async def table_socket(ws: WebSocket) -> None:
         await conn.stop()
 
 
-async def _serve_socket(hub: Hub, conn: Connection, table_id: str) -> None:
+async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -> None:
     ws = conn.ws
     while True:
         try:
@@ -526,7 +793,7 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str) -> None:
                 data = json.loads(text)
             except (json.JSONDecodeError, RecursionError):
                 raise ProtocolError("a message is JSON") from None
-            msg = decode_message(data)
+            msg = kind.decode(data)
         except ProtocolError as e:
             conn.post(json.dumps(error_message("malformed", str(e))))
             continue
@@ -534,16 +801,16 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str) -> None:
             conn.post('{"type": "pong"}')
             continue
         async with hub.lock(table_id):
-            table = await hub.table(table_id)
-            if table is None:
+            room = await hub.room(table_id, kind)
+            if room is None:
                 conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
                 continue
             try:
-                await hub.commit(table, conn.seat, msg.action, msg.version)
+                await hub.commit(room, kind, functools.partial(kind.act, room, conn.seat, msg))
             except TableError as e:
                 conn.post(json.dumps(error_message(e.code, e.message)))
                 continue
-        hub.drive(table_id)
+        hub.drive(table_id, kind)
 
 
 # ---------------------------------------------------------------- the app
@@ -576,9 +843,14 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
             Route("/api/tables/{table_id}/record", table_record),
             *rewind_routes,
             *settle_routes,
+            Route("/api/chouettes", create_chouette, methods=["POST"]),
+            Route("/api/chouettes", list_chouettes, methods=["GET"]),
+            Route("/api/chouettes/{table_id}/record", chouette_record),
             Route("/t/{table_id}", table_page),
+            Route("/c/{table_id}", chouette_page),
             Route("/static/{path:path}", static_file),
             WebSocketRoute("/ws/{table_id}", table_socket),
+            WebSocketRoute("/ws/c/{table_id}", chouette_socket),
         ],
         lifespan=lifespan,
     )
@@ -587,4 +859,5 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
     return app
 
 
-__all__ = ["DEFAULT_WEB_LEVEL", "Connection", "Hub", "create_app"]
+__all__ = ["CHOUETTES", "DEFAULT_WEB_LEVEL", "KINDS", "TWO_SEATS", "Chouettes", "Connection", "Hub", "Kind", "Room",
+           "TwoSeats", "create_app"]

@@ -233,13 +233,23 @@ def decode_message(obj: object) -> ClientMessage:
     if kind == "ping":
         return ClientMessage("ping")
     if kind == "action":
-        version = obj.get("version")
-        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-            raise ProtocolError("an action message needs \"version\": the version of the state it answers")
-        if "action" not in obj:
-            raise ProtocolError("an action message needs \"action\"")
-        return ClientMessage("action", version, decode_action(obj["action"]))
+        return ClientMessage("action", message_version(obj, "an action"), message_action(obj, "an action"))
     raise ProtocolError(f"unknown message type {kind!r}; known: action, ping")
+
+
+def message_version(obj: Mapping[str, Any], what: str) -> int:
+    """The ``"version"`` a message answers: a whole number from 0 (``ProtocolError`` otherwise)."""
+    version = obj.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise ProtocolError(f"{what} message needs \"version\": the version of the state it answers")
+    return version
+
+
+def message_action(obj: Mapping[str, Any], what: str) -> WireAction:
+    """The ACTION a message carries in ``"action"`` (``ProtocolError`` if it has none, or a bad one)."""
+    if "action" not in obj:
+        raise ProtocolError(f"{what} message needs \"action\"")
+    return decode_action(obj["action"])
 
 
 # ---------------------------------------------------------------- VIEW
@@ -537,16 +547,19 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     return v
 
 
-def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str], *, players: Mapping[str, str] | None = None,
-             status: str = "playing", opponent: str = "computer",
-             levels: Mapping[str, str] | None = None) -> dict[str, Any]:
+def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
+             players: Mapping[str, str] | None = None, status: str = "playing", opponent: str = "computer",
+             levels: Mapping[str, str] | None = None, chooser: bool | None = None) -> dict[str, Any]:
     """The VIEW before the first deal, while the winner of the cut chooses whether to deal (Law 4).
 
-    The same keys as ``view``'s, with no cards yet: only the cut is known.
+    The same keys as ``view``'s, with no cards yet: only the cut is known.  ``chooser``: whether this
+    seat chooses (by default, whether it won ``cut``); with no ``cut`` (chouette, whose cut is of
+    three, p. 106) the VIEW's ``"cut"`` is null.
     """
     if seat not in SEATS:
         raise ValueError(f"a seat is A or B, not {seat!r}")
-    chooser = cut[2] == seat
+    if chooser is None:
+        chooser = cut is not None and cut[2] == seat
     nothing = {kind: 0 for kind in SCORE_KINDS}
     zero = {"A": 0, "B": 0}
     return {
@@ -564,7 +577,7 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str], *, players: M
         "title": rules.title, "agreements": list(rules.agreements), "game": _game_json(rules, (), 1, zero),
         "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,
         "levels": dict(levels or {}),
-        "cut": cut_json(rules, cut),
+        "cut": None if cut is None else cut_json(rules, cut),
     }
 
 
@@ -586,6 +599,6 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 
 __all__ = [
     "ChooseDeal", "ClientMessage", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction", "decode_action",
-    "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick", "options",
-    "state_message", "view",
+    "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick",
+    "message_action", "message_version", "options", "state_message", "view",
 ]

@@ -1,7 +1,8 @@
 """Where tables are kept: SQLAlchemy Core, SQLite by default, PostgreSQL by URL.
 
 One row per table holds its seats (the persons' tokens hashed), its seed, its status, its
-version and its record (``piquet.record``).  An action is saved by one ``UPDATE`` that also
+version and its record (``piquet.record``); one row per chouette (p. 106) its three seats, its
+version and its document (``piquet.chouette``).  An action is saved by one ``UPDATE`` that also
 checks the version the table had when it was loaded (``WHERE version = :old``): a table changed
 meanwhile by another server process is not overwritten.  ``marks`` tells a process which of its
 tables another process has changed.  Nothing here is SQLite-only SQL; a
@@ -10,6 +11,7 @@ tables another process has changed.  Nothing here is SQLite-only SQL; a
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Iterable, Iterator
@@ -66,6 +68,25 @@ piquet_tables = Table(
     Column("b_token", String(64)),
     Column("b_joined", Boolean, nullable=False, default=False),
     Column("record", Text, nullable=False),
+)
+
+
+#: The chouettes of the web server (p. 106): three seats, kept as JSON (``name``, ``kind``, ``level``, ``token``,
+#: ``joined``), the chouette's document (``ChouetteMatch.to_json``: its cut, and each partie's places, record and
+#: suggestions), and a summary for the games list (its places, the parties played, the card's balances).
+piquet_chouettes = Table(
+    "piquet_chouettes",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False, index=True),
+    Column("rules", String(40), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("version", Integer, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("document", Text, nullable=False),
 )
 
 
@@ -139,11 +160,48 @@ def _table_row(r: Any, with_record: bool = True) -> TableRow:
 
 
 class Mark(NamedTuple):
-    """A table's version and its seats' arrival and names, A then B: compared to see a change."""
+    """A table's version and its seats' arrival and names, A then B (a chouette's three seats in their
+    order): compared to see a change."""
 
     version: int
-    joined: tuple[bool, bool]
-    names: tuple[str, str]
+    joined: tuple[bool, ...]
+    names: tuple[str, ...]
+
+
+@dataclass
+class ChouetteRow:
+    """A stored chouette: its seats in order (named; the persons' tokens hashed), its document and summary."""
+
+    id: str
+    created: float
+    updated: float
+    rules: str
+    seed: int
+    status: str
+    version: int
+    seats: list[SeatRow]
+    summary: dict[str, Any]
+    document: str
+
+    def mark(self) -> Mark:
+        return Mark(self.version, tuple(s.joined for s in self.seats), tuple(s.name for s in self.seats))
+
+
+def _seats_json(seats: list[SeatRow]) -> str:
+    return json.dumps([{"name": s.name, "kind": s.kind, "level": s.level, "token": s.token_hash,
+                        "joined": s.joined} for s in seats], ensure_ascii=False)
+
+
+def _seats_of_json(text: str) -> list[SeatRow]:
+    return [SeatRow(d["kind"], d["name"], d.get("level"), d.get("token"), bool(d.get("joined")))
+            for d in json.loads(text)]
+
+
+def _chouette_row(r: Any, with_document: bool = True) -> ChouetteRow:
+    m = r._mapping
+    return ChouetteRow(id=m["id"], created=m["created"], updated=m["updated"], rules=m["rules"], seed=m["seed"],
+                       status=m["status"], version=m["version"], seats=_seats_of_json(m["seats"]),
+                       summary=json.loads(m["summary"]), document=m["document"] if with_document else "")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
@@ -216,6 +274,66 @@ class Store:
                                 .where(c.id.in_(ids))).all()
         return {r.id: Mark(r.version, (bool(r.a_joined), bool(r.b_joined)), (r.a_name, r.b_name)) for r in rows}
 
+    # ------------------------------------------------------------ chouettes (p. 106)
+
+    def insert_chouette(self, row: ChouetteRow) -> None:
+        with self._begin() as conn:
+            conn.execute(insert(piquet_chouettes).values(
+                id=row.id, created=row.created, updated=row.updated, rules=row.rules, seed=row.seed,
+                status=row.status, version=row.version, seats=_seats_json(row.seats),
+                summary=json.dumps(row.summary, ensure_ascii=False), document=row.document))
+
+    def load_chouette(self, chouette_id: str) -> ChouetteRow | None:
+        with self._begin() as conn:
+            r = conn.execute(select(piquet_chouettes).where(piquet_chouettes.c.id == chouette_id)).first()
+        return None if r is None else _chouette_row(r)
+
+    def save_chouette(self, chouette_id: str, old_version: int, version: int, document: str, status: str,
+                      summary: dict[str, Any]) -> bool:
+        """Store a chouette's new document and version, if it is still at ``old_version``; whether it was."""
+        c = piquet_chouettes.c
+        with self._begin() as conn:
+            result = conn.execute(
+                update(piquet_chouettes).where(c.id == chouette_id, c.version == old_version)
+                .values(version=version, document=document, status=status,
+                        summary=json.dumps(summary, ensure_ascii=False), updated=time.time()))
+            return result.rowcount == 1
+
+    def join_chouette(self, chouette_id: str, name: str, status: str) -> None:
+        """Mark a person's seat at a chouette as joined, and the chouette's status."""
+        c = piquet_chouettes.c
+        with self._begin() as conn:
+            r = conn.execute(select(c.seats).where(c.id == chouette_id)).first()
+            if r is None:
+                return
+            seats = _seats_of_json(r.seats)
+            for seat in seats:
+                if seat.name == name:
+                    seat.joined = True
+            conn.execute(update(piquet_chouettes).where(c.id == chouette_id)
+                         .values(seats=_seats_json(seats), status=status, updated=time.time()))
+
+    def chouette_marks(self, chouette_ids: Iterable[str]) -> dict[str, Mark]:
+        """What tells whether a chouette changed: its version and its seats' arrival and names."""
+        c = piquet_chouettes.c
+        ids = list(chouette_ids)
+        if not ids:
+            return {}
+        with self._begin() as conn:
+            rows = conn.execute(select(c.id, c.version, c.seats).where(c.id.in_(ids))).all()
+        out = {}
+        for r in rows:
+            seats = _seats_of_json(r.seats)
+            out[r.id] = Mark(r.version, tuple(s.joined for s in seats), tuple(s.name for s in seats))
+        return out
+
+    def list_chouettes(self, limit: int = 200) -> list[ChouetteRow]:
+        """The most recently updated chouettes, without their documents."""
+        cols = [c for c in piquet_chouettes.c if c.name != "document"]
+        with self._begin() as conn:
+            rows = conn.execute(select(*cols).order_by(piquet_chouettes.c.updated.desc()).limit(limit)).all()
+        return [_chouette_row(r, with_document=False) for r in rows]
+
     def list(self, limit: int = 200) -> list[TableRow]:
         """The most recently updated tables, without their records."""
         cols = [c for c in piquet_tables.c if c.name != "record"]
@@ -224,4 +342,5 @@ class Store:
         return [_table_row(r, with_record=False) for r in rows]
 
 
-__all__ = ["Mark", "SeatRow", "Store", "TableRow", "database_url", "default_database_path", "piquet_tables"]
+__all__ = ["ChouetteRow", "Mark", "SeatRow", "Store", "TableRow", "database_url", "default_database_path",
+           "piquet_chouettes", "piquet_tables"]

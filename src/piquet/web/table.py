@@ -8,17 +8,19 @@ app (``piquet.web.app``) stores and broadcasts; the tests drive tables directly 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, Play
 from ..cards import Card, Mask
-from ..deal import IllegalAction
+from ..deal import Deal, IllegalAction
 from ..game import cut_rng, deal_rng
 from ..levels import make_player
 from ..observation import Observation
@@ -26,7 +28,7 @@ from ..partie import Partie, cut_for_deal, first_dealer_after_cut, other_seat
 from ..players import Player
 from ..record import PartieRecord, record_of, replay
 from ..rules import Rules
-from .protocol import ChooseDeal, WireAction, cut_view, view
+from .protocol import ChooseDeal, WireAction, cut_view, state_message, view
 
 log = logging.getLogger("piquet.web")
 
@@ -87,6 +89,52 @@ def sum_masks(masks: tuple[Mask, ...]) -> Mask:
     for x in masks:
         m |= x
     return m
+
+
+def verify_action(deal: Deal, role: int, action: Action) -> None:
+    """``TableError`` ("illegal") unless ``role`` may take ``action`` in ``deal`` now; nothing is changed.
+
+    Cards not in the hand are refused without naming them, and the same wherever they are: the engine's
+    own reason would tell whether the adversary holds a card (Law 59 II-III), which the laws hide."""
+    if _cards_named(action) & ~deal.hands[role]:
+        raise TableError("illegal", "you do not hold every card you named: you discard, call and play "
+                                    "only the cards in your hand (Laws 21, 54, 57)")
+    try:
+        deal.verify(action)
+    except IllegalAction as e:
+        raise TableError("illegal", str(e)) from None
+
+
+def choose_with_fallback(players: dict[str, Player], key: str, level: str, seed: int, obs: Observation,
+                         where: str) -> Action:
+    """The choice of the computer ``players[key]`` (made of ``level`` with ``seed`` when first needed) from
+    its observation.  A level that fails (one that cannot play these rules) is logged and stood in for, for
+    this move, by the ``cavendish`` level (kept as ``players[key + "-fallback"]``), then by a legal choice at
+    random: the table goes on, and nobody is shown the failure but the log.  ``where``: the table, for it."""
+    try:
+        if key not in players:
+            players[key] = make_player(level, seed)
+        return players[key].choose(obs)
+    except Exception:
+        log.exception("%s: the computer (%s) failed at %s under %s; the %s level stands in", where, level,
+                      obs.phase.name.lower(), obs.rules.spec, FALLBACK_LEVEL)
+    try:
+        fallback = players.get(f"{key}-fallback")
+        if fallback is None:
+            fallback = players[f"{key}-fallback"] = make_player(FALLBACK_LEVEL, seed)
+        return fallback.choose(obs)
+    except Exception:
+        log.exception("%s: the %s level failed too; a legal choice at random", where, FALLBACK_LEVEL)
+        return obs.sample(random.Random())
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a computer seat of a table is to do now: ``kind`` is ``"act"`` (choose his action), ``"deal"``
+    (choose whether to deal) or ``"suggest"`` (advise at chouette); ``seat``: the seat's key at its table."""
+
+    kind: str
+    seat: str
 
 
 def actions_played(partie: Partie) -> int:
@@ -242,17 +290,7 @@ class Table:
             raise TableError("illegal", "the dealer is chosen: there is no choice of deal to make now (Law 4)")
         deal = self.partie.current
         assert deal is not None
-        role = self.partie.role(len(self.partie.deals) - 1, seat)
-        named = _cards_named(action)
-        if named & ~deal.hands[role]:
-            # Said without naming the cards, and the same wherever they are: the engine's own reason
-            # would tell whether the adversary holds a card (Law 59 II-III), which the laws hide.
-            raise TableError("illegal", "you do not hold every card you named: you discard, call and play "
-                                        "only the cards in your hand (Laws 21, 54, 57)")
-        try:
-            deal.verify(action)
-        except IllegalAction as e:
-            raise TableError("illegal", str(e)) from None
+        verify_action(deal, self.partie.role(len(self.partie.deals) - 1, seat), action)
         return action
 
     def apply(self, seat: str, action: WireAction, version: int | None = None) -> None:
@@ -285,31 +323,51 @@ class Table:
     def player(self, seat: str) -> Player:
         """The computer player of ``seat``, made once per table in memory."""
         if seat not in self._players:
-            level = self.seats[seat].level or "random"
-            self._players[seat] = make_player(level, self.seed * 2 + (0 if seat == "A" else 1))
+            self._players[seat] = make_player(self.seats[seat].level or "random", self._seed_of(seat))
         return self._players[seat]
+
+    def _seed_of(self, seat: str) -> int:
+        return self.seed * 2 + (0 if seat == "A" else 1)
 
     def observation(self, seat: str) -> Observation:
         return self.partie.observation(seat)
 
     def choose(self, seat: str, obs: Observation) -> Action:
-        """The computer's choice from its observation.  A level that fails (one that cannot play these
-        rules) is logged and stood in for, for this move, by the ``cavendish`` level, then by a legal
-        choice at random: the table goes on, and nobody is shown the failure but the log."""
-        try:
-            return self.player(seat).choose(obs)
-        except Exception:
-            log.exception("table %s: the computer (%s) failed at %s under %s; the %s level stands in",
-                          self.id, self.seats[seat].level, obs.phase.name.lower(), self.partie.rules.spec,
-                          FALLBACK_LEVEL)
-        try:
-            fallback = self._players.get(f"{seat}-fallback")
-            if fallback is None:
-                fallback = self._players[f"{seat}-fallback"] = make_player(FALLBACK_LEVEL, self.seed)
-            return fallback.choose(obs)
-        except Exception:
-            log.exception("table %s: the %s level failed too; a legal choice at random", self.id, FALLBACK_LEVEL)
-            return obs.sample(random.Random())
+        """The computer's choice from its observation (``choose_with_fallback``: a level that fails is stood
+        in for, and the table goes on)."""
+        return choose_with_fallback(self._players, seat, self.seats[seat].level or "random", self._seed_of(seat),
+                                    obs, f"table {self.id}")
+
+    # ------------------------------------------------------------ what the hub asks of a table
+
+    def message(self, seat: str) -> dict[str, Any]:
+        """The state message for ``seat``: the version and its VIEW."""
+        return state_message(self.version, seat, self.view(seat))
+
+    def computer_job(self) -> Job | None:
+        """The computer's move to make now, if he is to move."""
+        seat = self.computer_to_move()
+        return None if seat is None else Job("act", seat)
+
+    def thinking(self, job: Job) -> tuple[dict[str, Any], frozenset[str] | None]:
+        """The ``thinking`` message while the computer decides, and who is told (None: every seat)."""
+        return {"type": "thinking", "seat": job.seat}, None
+
+    def decider(self, job: Job) -> Callable[[], Action]:
+        """The computer's choice, to be made in a worker thread: from his observation now (taken here, under
+        the table's lock), never from the table as it may be by then."""
+        obs = self.observation(job.seat)
+        return functools.partial(self.choose, job.seat, obs)
+
+    def fallback(self, job: Job) -> Action:
+        """A legal choice at random, when the level's choice was refused."""
+        return self.observation(job.seat).sample(random.Random())
+
+    def perform(self, job: Job, action: Action) -> bool:
+        """Apply the computer's choice (``TableError`` if refused); True: the table changed."""
+        self.apply(job.seat, action, self.version)
+        return True
 
 
-__all__ = ["Seat", "Table", "TableError", "actions_played", "hash_token", "new_token"]
+__all__ = ["FALLBACK_LEVEL", "Job", "Seat", "Table", "TableError", "actions_played", "choose_with_fallback",
+           "hash_token", "new_token", "verify_action"]
