@@ -28,7 +28,7 @@ from piquet.chouette import (
 )
 from piquet.chouette_terminal import ChouetteTable, rotation_words, run_chouette
 from piquet.cli import build_parser
-from piquet.deal import IllegalAction
+from piquet.deal import Deal, IllegalAction
 from piquet.events import CARTE_BLANCHE_SHOWN, PLAY, SHOW
 from piquet.observation import Observation
 from piquet.partie import Partie
@@ -327,10 +327,12 @@ class ScriptedPerson:
         self.heard: list[tuple[str, Action]] = []
         self.refused: list[str] = []
         self.chosen = 0
+        self.forced = 0  # choices with a single legal action: nothing to advise on
         self.foreign: int | None = None  # which advice named a card not held
 
     def choose(self, obs: Observation) -> Action:
         self.chosen += 1
+        self.forced += obs.legal_count() == 1
         return SimplePlayer().choose(obs)
 
     def choose_deal(self, won_cut: bool) -> bool:
@@ -370,12 +372,26 @@ def with_person(role: str) -> tuple[ChouetteMatch, ScriptedPerson, Recorder]:
     return match, person, listener
 
 
+def pair_choices(match: ChouetteMatch) -> list[int]:
+    """For each action of the first partie, in order, how many legal actions its author had (replayed)."""
+    partie = match.games[0].partie
+    assert partie is not None
+    counts = []
+    for d in partie.deals:
+        again = Deal(d.dealt[0], d.dealt[1], d.stock, d.rules, d.game)
+        for action in d.history:
+            counts.append(len(again.legal_actions()))
+            again.apply(action)
+    return counts
+
+
 def test_a_computer_playing_for_the_pair_follows_the_person_advising() -> None:
     match, person, listener = with_person("advising")
     p = match.games[0].places
     assert p.advising == "Ann" and person.chosen == 0 and person.heard == []
-    pair_actions = [a for name, a in listener.actions if name == p.playing]
-    assert len(person.advice) == len(pair_actions)  # asked before each of the pair's choices
+    pair_actions = [a for (name, a), n in zip(listener.actions, pair_choices(match), strict=True)
+                    if name == p.playing and n > 1]
+    assert len(person.advice) == len(pair_actions)  # asked before each of the pair's real choices
     assert person.foreign is not None and len(person.refused) == 1 and "hand (Law 2" in person.refused[0]
     legal = [a for i, a in enumerate(person.advice) if a is not None and i != person.foreign]
     followed = [action for i, (advice, action) in enumerate(zip(person.advice, pair_actions, strict=True))
@@ -390,7 +406,8 @@ def test_a_person_playing_for_the_pair_hears_his_computer_adviser() -> None:
     match, person, listener = with_person("playing")
     p = match.games[0].places
     assert p.playing == "Ann" and person.advice == []
-    assert len(person.heard) == person.chosen > 20  # a suggestion before each of his choices
+    assert len(person.heard) == person.chosen - person.forced > 20  # a suggestion before each real choice
+    assert person.forced > 0  # and none where the laws leave one action
     assert all(by == p.advising for by, _ in person.heard)
     assert [s.action for s in listener.suggestions] == [a for _, a in person.heard]
     # The adviser's suggestion is his level's own choice on the pair's hand: the simple player's.

@@ -423,7 +423,10 @@ class ChouetteRunner:
             self.play_partie()
 
     def _advice(self, obs: Observation) -> Action | None:
-        """The adviser's suggestion, when someone will hear it: a person advising, or a person playing."""
+        """The adviser's suggestion, when someone will hear it (a person advising, or a person playing) and
+        there is a choice to advise on."""
+        if obs.legal_count() < 2:
+            return None
         m = self.match
         adviser, playing = self.players[m.places.advising], self.players[m.places.playing]
         if isinstance(adviser, Adviser) and _is_person(adviser):

@@ -7,6 +7,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+RULES_HELP = "rubicon (the default), four-deal, or au-cent with its agreements: au-cent+small-cards+fours"
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="piquet", description="Rubicon Piquet by the 1896 Laws.")
@@ -35,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"parties to play, in mirrored pairs (default {parties})")
         p.add_argument("--seed", type=int, default=0, help="the same seed plays the same deals (default 0)")
         p.add_argument("--workers", type=int, default=None, help="processes to use (default: every core)")
-        p.add_argument("--rules", default="rubicon", help="rubicon (the default) or four-deal")
+        p.add_argument("--rules", default="rubicon", help=RULES_HELP)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
 
     arena = sub.add_parser("arena", help="two computer levels play mirrored pairs of parties")
@@ -78,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--parties", type=int, default=None, help="or: parties to play (instead of --deals)")
     stats.add_argument("--seed", type=int, default=0, help="the same seed plays the same deals (default 0)")
     stats.add_argument("--workers", type=int, default=None, help="processes to use (default: every core)")
-    stats.add_argument("--rules", default="rubicon", help="rubicon (the default) or four-deal")
+    stats.add_argument("--rules", default="rubicon", help=RULES_HELP)
     stats.add_argument("--plot", metavar="PREFIX", default=None,
                        help="draw the distributions to PREFIX-scores.png/.svg and PREFIX-parties.png/.svg")
     stats.add_argument("--save", metavar="FILE", default=None, help="write every partie played to FILE (JSON lines)")

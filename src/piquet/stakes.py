@@ -331,10 +331,10 @@ class Reckoning:
     def words(self) -> str:
         """``A wins 15s.``, ``B pays £2 5s.``, ``C neither wins nor pays.``"""
         if self.farthings > 0:
-            return f"{self.player} wins {money_words(self.farthings)}."
+            return f"{self.player} {_verb(self.player, 'wins')} {money_words(self.farthings)}."
         if self.farthings < 0:
-            return f"{self.player} pays {money_words(self.farthings)}."
-        return f"{self.player} neither wins nor pays."
+            return f"{self.player} {_verb(self.player, 'pays')} {money_words(self.farthings)}."
+        return f"{self.player} neither {_verb(self.player, 'wins')} nor {_verb(self.player, 'pays')}."
 
 
 @dataclass(frozen=True)
@@ -363,7 +363,8 @@ class StakesSettlement:
             out.append(f"{r.words()[:-1]} ({_points(r.reckoned)} points reckoned of {r.points}).")
         for r in losers:
             out.append(f"{r.words()[:-1]} ({-r.points} lost on the score; the fractions are dropped from what "
-                       f"{_and_names([w.player for w in winners])} receive{'s' if len(winners) == 1 else ''}, "
+                       f"{_and_names([w.player for w in winners])} "
+                       f"{_verb(winners[0].player, 'receives') if len(winners) == 1 else 'receive'}, "
                        "p. 102).")
         return out
 
@@ -379,6 +380,11 @@ class StakesSettlement:
 
 def _points(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
+
+
+def _verb(player: str, third_person: str) -> str:
+    """``wins`` for a player, ``win`` for "You" (the person at a terminal)."""
+    return third_person[:-1] if player == "You" else third_person
 
 
 def _and_names(names: Sequence[str]) -> str:
@@ -575,8 +581,9 @@ class Session:
             return f"Neither wins: {self.players[0]} and {self.players[1]} are square ({a} - {b})."
         w, lose = (0, 1) if a > b else (1, 0)
         won = (a, b)
-        return (f"{self.players[w]} wins {won[w] - won[lose]} points ({won[w]} - {won[lose]}); "
-                f"{self.players[lose]} loses {won[w] - won[lose]}.")
+        return (f"{self.players[w]} {_verb(self.players[w], 'wins')} {won[w] - won[lose]} points "
+                f"({won[w]} - {won[lose]}); {self.players[lose]} {_verb(self.players[lose], 'loses')} "
+                f"{won[w] - won[lose]}.")
 
 
 # ---------------------------------------------------------------- chouette (p. 102, 106)
@@ -672,8 +679,10 @@ class ChouetteSession:
         losers = [q for q in self.players if b[q] < 0]
         if not winners:
             return "Nobody wins: the accounts are square."
-        won = "; ".join(f"{q} wins {b[q]}" if i == 0 else f"{q}, {b[q]}" for i, q in enumerate(winners))
-        lost = "; ".join(f"{q} loses {-b[q]}" if i == 0 else f"{q}, {-b[q]}" for i, q in enumerate(losers))
+        won = "; ".join(f"{q} {_verb(q, 'wins')} {b[q]}" if i == 0 else f"{q}, {b[q]}"
+                        for i, q in enumerate(winners))
+        lost = "; ".join(f"{q} {_verb(q, 'loses')} {-b[q]}" if i == 0 else f"{q}, {-b[q]}"
+                         for i, q in enumerate(losers))
         return f"{won}; {lost}."
 
     def rotation_notes(self) -> list[str]:
