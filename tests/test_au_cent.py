@@ -45,6 +45,14 @@ def stock(text: str) -> tuple[int, ...]:
     return tuple(parse_card(t) for t in text.split())
 
 
+def exchange(deal: Deal, elder: str, younger: str) -> None:
+    """The elder discards (and does not look at what he leaves), then the younger."""
+    deal.apply(Discard(m(elder)))
+    if deal.phase == Phase.ELDER_LOOK:
+        deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m(younger)))
+
+
 def kinds(deal: Deal) -> list[str]:
     return [e.kind for e in deal.events]
 
@@ -180,9 +188,7 @@ QS_STOCK = "7H 10H AC KC QC JC 10C AD"
 def called_deal(rules: AuCentRules = AU_CENT, game: tuple[int, int] = (0, 0)) -> Deal:
     """The deal above: each discards one, both declare all they hold."""
     deal = Deal(m(QUINT_ELDER), m(SIX_YOUNGER), stock(QS_STOCK), rules, game)
-    deal.apply(Discard(m("JD")))
-    deal.apply(LookAtLeft(False))
-    deal.apply(Discard(m("7S")))
+    exchange(deal, "JD", "7S")
     return deal
 
 
@@ -204,9 +210,7 @@ def test_the_elder_states_what_his_point_makes() -> None:
     assert deal.events[-1][:4] == (REPLY, YOUNGER, 0, 2)  # not good
     assert ASK_VALUE not in kinds(deal)
     rubicon = Deal(m(QUINT_ELDER), m(SIX_YOUNGER), stock(QS_STOCK))
-    rubicon.apply(Discard(m("JD")))
-    rubicon.apply(LookAtLeft(False))
-    rubicon.apply(Discard(m("7S")))
+    exchange(rubicon, "JD", "7S")
     rubicon.apply(DeclarePoint(m("AS KS QS JS 10S")))
     rubicon.apply(DeclarePoint(m("KD QD 10D 9D 8D 7D")))
     assert CALL_VALUE not in kinds(rubicon) and ASK_VALUE not in kinds(rubicon)
@@ -263,9 +267,7 @@ def test_quatorzes_and_trios_are_named_not_shown() -> None:
     assert seen & m("10S") and not seen & m("10H 10D")
     # At Rubicon Piquet the same trio is shown (p. 92).
     rubicon = Deal(m(SETS_ELDER), m(SETS_YOUNGER), stock(SETS_STOCK))
-    rubicon.apply(Discard(m("9S")))
-    rubicon.apply(LookAtLeft(False))
-    rubicon.apply(Discard(m("9H")))
+    exchange(rubicon, "9S", "9H")
     declare_all(rubicon)
     assert any(e.kind == SHOW and e.cards == m("10S 10H 10D") for e in rubicon.events)
 
@@ -273,9 +275,7 @@ def test_quatorzes_and_trios_are_named_not_shown() -> None:
 def test_a_younger_reckoning_a_trio_names_it() -> None:
     """The younger's quatorzes and trios, reckoned when the elder called none, are named too."""
     deal = Deal(m(SETS_YOUNGER), m(SETS_ELDER), stock(SETS_STOCK), AU_CENT, (0, 0))
-    deal.apply(Discard(m("9H")))
-    deal.apply(LookAtLeft(False))
-    deal.apply(Discard(m("9S")))
+    exchange(deal, "9H", "9S")
     declare_all(deal)
     deal.apply(Play(parse_card("AH")))
     reckon(deal)
@@ -293,9 +293,7 @@ def test_points_ending_in_four_count_one_less() -> None:
     fours = rules_named("au-cent+fours")
     deal = Deal(m("JH 10H 9H 8H 7H AS KS 7C 8C 9C 7S 8S"), m("AH KH QH AC KC QC JC AD KD QD JD 10D"),
                 stock("10C 10S QS JS 9S 9D 8D 7D"), fours, (0, 0))
-    deal.apply(Discard(m("7S")))
-    deal.apply(LookAtLeft(False))
-    deal.apply(Discard(m("AH")))
+    exchange(deal, "7S", "AH")
     deal.apply(DeclarePoint(m("JH 10H 9H 8H 7H")))
     assert deal.events[-1].value == 44
     deal.apply(DeclarePoint(m("AC KC QC JC")))  # four cards: fewer
@@ -436,9 +434,7 @@ def test_pique_and_repique_count_at_au_cent() -> None:
     """The laws of Rubicon Piquet hold where au cent says nothing different: a repique adds sixty."""
     deal = Deal(m("AS KS QS JS 10S 9S AH AC AD 7H 8H 7C"), m("KH QH JH 10H 9H KC QC JC 10C 9C KD QD"),
                 stock("8S 7S JD 10D 9D 8D 7D 8C"), AU_CENT, (0, 0))
-    deal.apply(Discard(m("7C")))
-    deal.apply(LookAtLeft(False))
-    deal.apply(Discard(m("9H")))
+    exchange(deal, "7C", "9H")
     declare_all(deal)
     deal.apply(Play(parse_card("AS")))
     reckon(deal)

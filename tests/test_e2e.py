@@ -15,7 +15,11 @@ What is shown, by clicking in the pages as a player would (no test sends a webso
 * a partie of Piquet au cent with both agreements against the computer, from the lobby: no choice of deal
   (the lower cut deals), "Keep all" for the younger, the calls in the game's words (sets named with no cards
   drawn), the game's score and the games won in the bar, a game won and the next begun at nothing, the score
-  card of each game's deals and result, the settlement by games, the record with its agreements.
+  card of each game's deals and result, the settlement by games, the record with its agreements;
+* a partie of chouette (p. 106) by three browsers, one phone-sized, from the lobby: the cut of three, the
+  adviser suggesting by clicking and the player seeing the suggestion ringed and following it or not, the
+  single player never shown the pair's cards or suggestion, a reload, the chouette card and the rotation at
+  the end, the settlement at a stake, the next partie in the new places.
 
 Screenshots of each phase are saved to ``artefacts/e2e/`` (``NN-phase.png``, and ``FAILED-<test>.png``
 when a wait fails). The tests need ``/usr/bin/chromium`` (``apt-get install chromium``; no browser is
@@ -43,6 +47,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
+from piquet.cards import card_words, parse_card
 from piquet.record import PartieRecord, replay
 
 if TYPE_CHECKING:
@@ -954,3 +959,171 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
         print(f"\nau cent: {len(partie.deals)} deals, {len(partie.games())} games, kept all {kept_all} times, "
               f"{named} sets named seen, {mover.did}")
         run.assert_no_page_errors()
+
+
+# ---------------------------------------------------------------- chouette (p. 106)
+
+
+def test_a_chouette_partie_by_three_browsers(run: Run) -> None:
+    """Three browsers (one phone-sized) at a chouette, from the lobby: the cut of three shown, one partie of four
+    deals played by clicking, the adviser suggesting (a discard, a declaration, a card: his page's "Suggest"
+    choices) and the player seeing it ringed in his hand and following it or not, the single player never
+    shown the pair's cards nor their suggestions, a reload mid-partie, the chouette card at the end with the
+    rotation of p. 106, the next partie begun in the new places, and the card settled at a stake."""
+    server, shots = run.server, run.shots
+    ann, bob, cy = run.player("ann"), run.player("bob-phone", PHONE), run.player("cy")
+    players = {"Ann": ann, "Bob": bob, "Cy": cy}
+    mover = Mover(seed=13)
+    rng = random.Random(13)
+    with run.guard():
+        page = ann.page
+        page.goto(server.base + "/")
+        for i, name in enumerate(players, 1):
+            page.get_by_test_id(f"chouette-name-{i}").fill(name)
+        page.get_by_test_id("chouette-rules-select").select_option("four-deal")
+        page.get_by_test_id("new-chouette").click()
+        page.get_by_test_id("chouette-invite").wait_for(state="visible")
+        cut = ann.text("chouette-cut")
+        assert cut.startswith("The cut: Ann the ") and "plays alone" in cut and "(p. 106)" in cut, cut
+        links = {"Bob": page.get_by_test_id("chouette-invite-2").input_value(),
+                 "Cy": page.get_by_test_id("chouette-invite-3").input_value()}
+        assert len(set(links.values())) == 2 and all("/c/" in link for link in links.values()), links
+        shots.take(page, "chouette-lobby")
+        page.get_by_test_id("chouette-own-seat").click()
+        page.wait_for_url(re.compile(r"/c/[^/?]+\?token="))
+        table_id = page.url.split("/c/")[1].split("?")[0]
+        bob.page.goto(links["Bob"])
+        cy.page.goto(links["Cy"])
+        for p in players.values():
+            p.wait_ready()
+        place_of = {name: p.state()["place"] for name, p in players.items()}
+        places = {place: name for name, place in place_of.items()}
+        assert set(places) == {"single", "playing", "advising"}, place_of
+        single, player, adviser = (players[places[k]] for k in ("single", "playing", "advising"))
+        assert f"{places['single']} cut the highest card and plays alone" in cut, (cut, places)
+        assert single.text("opponent-name") == f"{places['playing']} (advised by {places['advising']})"
+        assert adviser.text("my-name").startswith(f"{places['playing']}'s hand, which you advise")
+        assert player.text("chouette-rotation") == cut, "the places of the first partie are the cut's"
+
+        # The single player chooses whether to deal (p. 106).
+        single.wait_turn()
+        assert "choice of deal" in single.text("prompt")
+        shots.take(single.page, "chouette-single-deals")
+        single.page.get_by_test_id("deal-yes").click()
+        single.wait_moved("0", "the choice of deal")
+
+        pages = list(players.values())
+        suggested: Counter[str] = Counter()
+        followed = checks = 0
+        problems: list[str] = []
+        reloaded = False
+        taken: set[str] = set()
+        for _ in range(3 * MAX_MOVES):
+            states = _synced(run, pages)
+            if all(s["status"] == "finished" for s in states):
+                break
+            checks += check_hidden(single, player, problems) + check_hidden(single, adviser, problems)
+            checks += check_hidden(player, single, problems)
+            if [p.state()["version"] for p in pages] != [s["version"] for s in states]:
+                continue  # a page moved by itself (a forced move) while it was checked
+            assert single.state()["advice"] == "", "the single player was shown a suggestion"
+            actor = next(p for p, s in zip(pages, states, strict=True) if s["myTurn"] == "true")
+            st = actor.state()
+            phase = st["phase"]
+            if not reloaded and phase == "play" and adviser.deal_number() >= 2:
+                check_reload_chouette(adviser)
+                reloaded = True
+                continue
+            if actor is player and adviser.state()["suggest"] == "true":
+                kind = "discard" if phase.endswith("_discard") else "play" if phase == "play" else "declare"
+                snap = adviser.snapshot()
+                if not adviser.forced_pending(snap) and (not suggested[kind] or rng.random() < 0.3):
+                    version = adviser.state()["version"]
+                    what = mover.move(adviser, adviser.state())
+                    adviser.wait_moved(version, f"the suggestion {what}")
+                    player.wait(f"() => {TABLE_JS}.dataset.advice === {json.dumps(places['advising'])}",
+                                "the player to see the suggestion")
+                    suggested[kind] += 1
+                    advice = player.text("advice-text")
+                    assert advice.startswith(f"{places['advising']} suggests: "), advice
+                    if kind == "play":
+                        ringed = player.page.eval_on_selector_all("#hand .suggested",
+                                                                  "es => es.map(e => e.dataset.card)")
+                        assert len(ringed) == 1 and f"play the {card_words(parse_card(ringed[0]))}" in advice, \
+                            (ringed, advice)
+                    if kind not in taken:
+                        taken.add(kind)
+                        shots.take(player.page, f"chouette-player-sees-{kind}")
+                        shots.take(adviser.page, f"chouette-adviser-suggested-{kind}")
+                        shots.take(single.page, f"chouette-single-during-{kind}")
+                    if rng.random() < 0.5 and not player.forced_pending(player.snapshot()):
+                        version = player.state()["version"]
+                        player.page.get_by_test_id("follow-advice").click()
+                        player.wait_moved(version, "following the advice")
+                        followed += 1
+                        continue
+                    st = actor.state()
+            what = mover.move(actor, st)
+            actor.wait_moved(st["version"], what)
+        else:
+            run.fail(f"the chouette's partie did not end within {3 * MAX_MOVES} moves")
+
+        assert reloaded and followed and all(suggested[k] for k in ("discard", "declare", "play")), \
+            (reloaded, followed, suggested)
+        assert checks > 0
+        if problems:
+            run.fail("a hand is not shown as it is held:\n" + "\n".join(dict.fromkeys(problems)))
+        # The end of the partie: its line on the chouette card, the rotation, on every page.
+        row = next(g for g in server.get_json("/api/chouettes") if g["table"] == table_id)
+        assert row["parties"] == 1 and sum(row["balances"].values()) == 0, row
+        next_places = None
+        for name, p in players.items():
+            assert p.page.get_by_test_id("finish").is_visible()
+            words = p.text("next-places")
+            assert "(p. 106)" in words, words
+            if next_places is None:
+                next_places = words
+            assert words == next_places
+            cells = p.page.eval_on_selector_all("[data-testid=finish] table.scoring-card tr",
+                                                "trs => trs.map(tr => [...tr.cells].map(c => c.textContent))")
+            card = {r[0]: int(r[1].replace(" ", "")) * 10 for r in cells if r and r[0] in players}
+            assert card == row["balances"], (name, cells, row["balances"])
+            shots.take(p.page, f"chouette-finished-{place_of[name]}")
+        single_won = next_places.startswith(f"{places['single']} won")
+        assert single_won or next_places.startswith(f"{places['single']} lost") or "drawn" in next_places
+        # The card settled at a stake, from the page.
+        cy.page.get_by_test_id("stake-input").fill("10s a hundred")
+        cy.page.get_by_test_id("settle-card").click()
+        cy.wait("() => /At 10s a hundred/.test(document.querySelector('[data-testid=settle-words]').textContent)",
+                "the settlement at a stake")
+        # The next partie, in the places of p. 106.
+        version = ann.state()["version"]
+        bob.page.get_by_test_id("next-partie").click()
+        for p in pages:
+            p.wait(f"() => {TABLE_JS}.dataset.partie === '2' && {TABLE_JS}.dataset.version !== {json.dumps(version)}",
+                   "the second partie")
+        after = {name: p.state()["place"] for name, p in players.items()}
+        if "drawn" in next_places or single_won:
+            expected = {places["single"]: "single", places["advising"]: "playing", places["playing"]: "advising"}
+        else:
+            expected = {places["playing"]: "single", places["advising"]: "playing", places["single"]: "advising"}
+        assert after == expected, (after, expected, next_places)
+        new_single = players[next(n for n, pl in after.items() if pl == "single")]
+        new_single.wait_turn()
+        assert new_single.page.get_by_test_id("deal-yes").is_visible()
+        assert next_places in new_single.text("chouette-rotation")
+        shots.take(new_single.page, "chouette-next-partie")
+        print(f"\nchouette: {dict(suggested)} suggested, {followed} followed, {checks} hidden-card checks, {mover.did}")
+        run.assert_no_page_errors()
+
+
+def check_reload_chouette(p: Player) -> None:
+    """Reload a chouette's page mid-deal: the same version, place and hand come back."""
+    before, hand = p.state(), sorted(p.hand())
+    p.page.reload()
+    after = p.wait_ready()
+    keys = ("version", "place", "phase")
+    assert [after[k] for k in keys] == [before[k] for k in keys], \
+        f"{p.label}: after a reload the table is {after}, it was {before}"
+    assert sorted(p.hand()) == hand, f"{p.label}: after a reload the hand is {sorted(p.hand())}, it was {hand}"
+    assert p.page.get_by_test_id("connection").inner_text() == "Connected"

@@ -28,7 +28,7 @@ CALL_VALUE = "call_value"  # value = what the point makes
 CALL_SEQUENCE = "call_sequence"  # value = length, detail = rank of the head
 CALL_SET = "call_set"  # value = 3 or 4, detail = rank
 REPLY = "reply"  # value = 0 good, 1 equal, 2 not good
-SHOW = "show"  # cards called good or equal; value = category, detail = 1 if it scores
+SHOW = "show"  # cards called good or equal; value = category, detail = the points it scores (0: equal)
 PLAY = "play"  # cards = the card; value = trick number (1-12)
 SCORE = "score"  # value = points; detail = index into SCORE_KINDS; cards = what counted (if shown)
 NAME_SET = "name_set"  # a quatorze or trio named, not shown (au cent, p. 18): value = 3 or 4, detail = rank

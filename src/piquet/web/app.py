@@ -9,6 +9,11 @@ from its stored record when a client connects (and dropped from memory when its 
 leaves), so a partie survives a dropped connection and a restart of the server.  Several server
 processes may share one database: each looks every ``poll`` seconds for its tables changed by
 another (``Hub.refresh``) and sends their new state to its own sockets.
+
+Two kinds of table are served the same way: a partie of two (``Table``, ``/t/{id}``, ``/ws/{id}``) and a
+chouette for three (``ChouetteTable``, p. 106, ``/c/{id}``, ``/ws/c/{id}``).  The hub, the websocket loop,
+the computer's driving and the polling are written once, over a ``Room`` (what the hub asks of a table)
+and its ``Kind`` (how it is stored and reloaded, how its clients' messages are read and applied).
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from ..game import new_seed
 from ..levels import level_named
 from ..record import RecordError
 from ..rules import Rules, rules_named
-from .chouette import ChouetteMessage, ChouetteTable, decode_chouette_message
+from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .protocol import ClientMessage, ProtocolError, decode_message, error_message
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
@@ -611,10 +616,15 @@ async def table_record(request: Request) -> Response:
     row = await asyncio.to_thread(hub.store.load, table_id)
     if row is None:
         return _error(404, "no such table")
-    if row.status != "finished":
-        return _error(403, "the record is given when the partie is finished")
-    return Response(row.record, media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
+    return _download(row.status, row.record, "the partie is finished", f"piquet-{table_id}.json")
+
+
+def _download(status: str, document: str, when: str, filename: str) -> Response:
+    """A finished game's document as a file to save; refused (403) before it is finished."""
+    if status != "finished":
+        return _error(403, f"the record is given when {when}")
+    return Response(document, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 # ---------------------------------------------------------------- chouette (p. 106)
@@ -677,7 +687,7 @@ async def create_chouette(request: Request) -> Response:
     assert token is not None
     return JSONResponse({"table": table_id, "kind": "chouette", "seat": seats[0][0].name, "token": token,
                          "url": _chouette_url(table_id, token), "seats": out_seats,
-                         "places": table.summary()["places"]}, status_code=201)
+                         "places": table.summary()["places"], "cut": cut_words(table.match)}, status_code=201)
 
 
 async def list_chouettes(request: Request) -> Response:
@@ -701,10 +711,7 @@ async def chouette_record(request: Request) -> Response:
     row = await asyncio.to_thread(hub.store.load_chouette, table_id)
     if row is None:
         return _error(404, "no such chouette")
-    if row.status != "finished":
-        return _error(403, "the record is given when the chouette is over")
-    return Response(row.document, media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="chouette-{table_id}.json"'})
+    return _download(row.status, row.document, "the chouette is over", f"chouette-{table_id}.json")
 
 
 async def chouette_page(request: Request) -> Response:

@@ -13,6 +13,9 @@ player seat A's, the two in consultation seat B's (the hand they consult on, nev
 with a ``"chouette"`` key (``ChouetteTable.about``): the places, the suggestion standing (to the pair
 only), the chouette card.  The adviser may not act: his VIEW has no ``options`` and ``my_turn`` is false;
 what he may suggest is in ``"chouette"["suggest_options"]``.
+
+The messages (``action``, ``suggest``, ``leave``, ``next_partie``, ``end``), the order of their checks,
+the VIEW's ``"chouette"`` and the routes are written out in docs/web.md, "The chouette table".
 """
 
 from __future__ import annotations
@@ -125,6 +128,8 @@ class ChouetteTable:
     #: kept in memory only, so after a restart he is asked again.
     left: tuple[int, int, int] | None = None
     _players: dict[str, Player] = field(default_factory=dict, repr=False)
+    _card: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
+    _rotation: tuple[int, str] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ making
 
@@ -192,6 +197,10 @@ class ChouetteTable:
         obs = self.match.observation(self.match.places.playing)
         return obs is not None and obs.legal_count() == 1
 
+    def may_suggest(self) -> bool:
+        """The adviser may suggest: his side is to act, with more than one legal choice."""
+        return not self.ended and self.match.pair_to_move() and not self.forced()
+
     def awaiting_advice(self) -> bool:
         """The computer plays for the pair and waits for his adviser, a person: a suggestion, or "leave"."""
         m = self.match
@@ -227,7 +236,7 @@ class ChouetteTable:
         advising = name == places.advising
         suggest_options: list[dict[str, Any]] = []
         if advising:  # he advises: he may not act, and what he may suggest is his side's options
-            suggest_options = v["options"] if m.pair_to_move() and not self.ended else []
+            suggest_options = v["options"] if self.may_suggest() else []
             v["my_turn"], v["options"] = False, []
         v["chouette"] = self.about(name, suggest_options)
         return v
@@ -243,17 +252,16 @@ class ChouetteTable:
         place = places.role(name)
         number = len(m.games)
         over = m.partie_over()
-        result = m.game.result()
+        result = m.game.result() if over else None
         advice = m.suggestion(name)  # None for the single player, always
         can_suggest = bool(suggest_options)
-        card = self.card()
         return {
             "me": name, "place": place, "number": number, "status": self.status, "ended": self.ended,
             "players": [{"name": n, "kind": "computer" if s.is_computer else "person", "level": s.level,
                          "joined": s.joined} for n, s in self.seats.items()],
             "places": {k: getattr(places, k) for k in PLACES},
             "cut": {n: card_name(c) for n, c in m.cut.items()},
-            "cut_words": cut_words(m),
+            "cut_words": self.rotation() if number == 1 else cut_words(m),
             "rotation": self.rotation(),
             "to_act": m.to_act(),
             "dealt": m.game.partie is not None,
@@ -270,15 +278,23 @@ class ChouetteTable:
                 **{k: getattr(places.after(result.single_won), k) for k in PLACES},
                 "words": rotation_words(places, result, number)},
             "can_begin": (over and not self.ended and not self.is_computer(name)),
-            "card": {
-                "parties": len(card.parties),
+            "card": self.card_json(number - 1 + over),
+        }
+
+    def card_json(self, finished: int) -> dict[str, Any]:
+        """The VIEW's chouette card (p. 102) after ``finished`` parties: made once for them, and shared."""
+        if self._card is None or self._card[0] != finished:
+            card = self.card()
+            assert len(card.parties) == finished
+            self._card = (finished, {
+                "parties": finished,
                 "html": scoring_card_html(card) if card.parties else "",
-                "running": card.running()[-1] if card.parties else dict.fromkeys(m.players, 0),
+                "running": card.running()[-1] if card.parties else dict.fromkeys(self.match.players, 0),
                 "balances": card.balances(),
                 "words": card.result_words(),
                 "json": to_json(card),
-            },
-        }
+            })
+        return self._card[1]
 
     def advice_json(self, s: Suggestion) -> dict[str, Any]:
         return {"by": s.by, "computer": self.is_computer(s.by), "action": encode_action(s.action)}
@@ -286,12 +302,16 @@ class ChouetteTable:
     def rotation(self) -> str:
         """Why the places of the partie in play are what they are: the cut, or the last partie (p. 106)."""
         m = self.match
-        if len(m.games) == 1:
-            return cut_words(m)
-        before = m.games[-2]
-        result = before.result()
-        assert result is not None
-        return rotation_words(before.places, result, len(m.games) - 1)
+        if self._rotation is None or self._rotation[0] != len(m.games):
+            if len(m.games) == 1:
+                words = cut_words(m)
+            else:
+                before = m.games[-2]
+                result = before.result()
+                assert result is not None
+                words = rotation_words(before.places, result, len(m.games) - 1)
+            self._rotation = (len(m.games), words)
+        return self._rotation[1]
 
     # ------------------------------------------------------------ acting
 
@@ -376,6 +396,8 @@ class ChouetteTable:
                                      "suggests (p. 106)")
         if m.game.partie is None or m.partie_over() or not m.pair_to_move():
             raise TableError("turn", f"{places.playing} is not to play: there is nothing to advise on")
+        if self.forced():
+            raise TableError("illegal", f"{places.playing} has one choice only: there is nothing to advise on")
         if isinstance(action, ChooseDeal):
             raise TableError("illegal", f"{places.single}, who plays alone, chooses whether to deal (p. 106)")
         self._verify(name, action)

@@ -5,8 +5,11 @@
 // /ws/{id}?token=T, renders every {"type": "state"} message, shows {"type": "thinking"} and
 // {"type": "error"} messages, and reconnects with a growing delay when the socket closes (but
 // not after close code 4403, a wrong token, or 4404, no such table). docs/web.md tells the rest.
+// At /c/{id}?token=T the same page is a seat at a chouette (p. 106): chouette.js adds its places,
+// the suggestions and the card, through the hooks marked "chouette" below.
 
 import { backSVG, cardSVG, cardShort, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
+import * as chouette from "./chouette.js";
 import { $, clear, h, put } from "./dom.js";
 import {
   CATEGORIES, SCORE_KINDS, SCORE_LABELS, cap, countWords, declarationCards, declarationCategory,
@@ -41,7 +44,9 @@ function stored(key) {
   }
 }
 
-const pathMatch = location.pathname.match(/\/t\/([^/?#]+)/);
+/** A chouette's seat (its address is /c/{id}): chouette.js draws the rest. */
+const C = chouette.isChouette();
+const pathMatch = location.pathname.match(/\/[tc]\/([^/?#]+)/);
 const tableId = pathMatch ? decodeURIComponent(pathMatch[1]) : params.get("table");
 const token = params.get("token");
 
@@ -60,6 +65,8 @@ const S = {
   selectionKey: null,
   pending: false, // an action was sent and no answer came yet
   thinking: null, // the seat the computer is deciding for
+  thinkingName: null, // at chouette: who is deciding, and what ("act", "deal" or "suggest")
+  thinkingKind: null,
   error: null, // {code, message}
   showLastTrick: false,
   showDiscard: false,
@@ -77,7 +84,8 @@ const S = {
 
 function wsUrl() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  let url = `${proto}//${location.host}/ws/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`;
+  const path = C ? "ws/c" : "ws";
+  let url = `${proto}//${location.host}/${path}/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`;
   const name = params.get("name") || stored("piquet.name");
   if (name) url += `&name=${encodeURIComponent(name)}`;
   return url;
@@ -153,8 +161,17 @@ function send(msg) {
 
 function sendAction(action) {
   if (S.pending || S.version === null) return;
+  // At chouette the adviser's choice is sent as a suggestion (chouette.messageFor).
+  sendMessage(C ? chouette.messageFor(S.view, S.version, action) : { type: "action", version: S.version, action });
+}
+
+/** Send a message that answers the state shown (an action, a suggestion, or at chouette "leave",
+ * "next_partie", "end"); the page waits for the answer. */
+function sendMessage(msg) {
+  if (S.pending || S.version === null) return;
   clearTimeout(S.autoTimer);
-  if (!send({ type: "action", version: S.version, action })) {
+  if (typeof msg === "string") msg = { type: msg, version: S.version };
+  if (!send(msg)) {
     showError({ code: "connection", message: "Not connected to the server: your choice was not sent. "
       + "The page reconnects by itself; choose again then." });
     return;
@@ -170,7 +187,7 @@ function onMessage(msg) {
     const firstOrNew = S.version === null || msg.version !== S.version;
     S.version = msg.version;
     S.seat = msg.seat || (msg.view && msg.view.seat) || S.seat;
-    S.view = msg.view || null;
+    S.view = msg.view ? (C ? chouette.adapt(msg.view) : msg.view) : null;
     S.pending = false;
     S.thinking = null;
     if (firstOrNew && S.error && S.error.code !== "token") S.error = null;
@@ -178,6 +195,8 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "thinking") {
     S.thinking = msg.seat || "?";
+    S.thinkingName = msg.name || null;
+    S.thinkingKind = msg.kind || null;
     renderStatus();
   } else if (msg.type === "error") {
     S.pending = false;
@@ -209,8 +228,9 @@ function rememberSeat() {
     const seats = JSON.parse(localStorage.getItem("piquet.seats") || "{}");
     const v = S.view || {};
     seats[tableId] = {
-      url: `/t/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`,
-      seat: S.seat, status: v.status || null, updated: Date.now(),
+      url: `/${C ? "c" : "t"}/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`,
+      seat: S.seat, status: C && v.chouette ? v.chouette.status : v.status || null, updated: Date.now(),
+      kind: C ? "chouette" : "partie",
     };
     localStorage.setItem("piquet.seats", JSON.stringify(seats));
   } catch (e) {
@@ -332,7 +352,7 @@ function render() {
   const focus = rememberFocus();
   root.dataset.version = S.version === null ? "" : String(S.version);
   root.dataset.phase = v ? v.phase || "" : "";
-  root.dataset.myTurn = v && v.my_turn ? "true" : "false";
+  root.dataset.myTurn = v && v.my_turn && !v.suggesting ? "true" : "false";
   root.dataset.status = v ? v.status || "" : "";
   root.dataset.seat = S.seat || "";
   root.dataset.pending = S.pending ? "true" : "false";
@@ -356,6 +376,7 @@ function render() {
     renderGameNews(v);
     renderDiscardPanel(v);
     renderFinish(v);
+    if (C) chouette.render(v, hooks());
     scheduleForced(v);
   }
   renderStatus();
@@ -430,23 +451,42 @@ function renderStatus() {
   let text;
   if (S.fatal) text = S.fatal;
   else if (!v) text = S.connected ? "Waiting for the table\u2026" : "Connecting to the table\u2026";
+  else if (C && chouette.statusText(v, chouetteWords()) !== null) text = chouette.statusText(v, chouetteWords());
   else if (v.status === "finished") text = "The partie is over.";
   else if (S.pending) text = "Sent\u2026";
   else if (v.my_turn) text = `Your turn. ${phaseWords(v, { other: otherName(v) })}`;
   else if (v.to_move) text = `${cap(otherName(v))}'s turn. ${phaseWords(v, { other: otherName(v) })}`;
   else text = phaseWords(v, { other: otherName(v) });
-  if (v && v.status === "waiting" && !v.my_turn) {
+  if (v && v.status === "waiting" && !v.my_turn && !C) {
     text += " (Your adversary has not opened the invite link yet.)";
   }
   if (e.textContent !== text) e.textContent = text;
   th.hidden = !S.thinking;
-  if (S.thinking) $("thinking-text").textContent = `${playerName(S.thinking)} is thinking`;
-  const game = v && v.game ? "Piquet au cent" : "Piquet"; // a game of so many up: Piquet au cent
-  document.title = v && v.my_turn && v.status !== "finished" ? `\u25cf Your turn \u2014 ${game}` : `${game} \u2014 the table`;
+  if (S.thinking) $("thinking-text").textContent = `${S.thinkingName || playerName(S.thinking)} is thinking`;
+  // A game of so many up: Piquet au cent; three players: chouette.
+  const game = C ? "Chouette" : v && v.game ? "Piquet au cent" : "Piquet";
+  document.title = v && v.my_turn && !v.suggesting && v.status !== "finished" ? `\u25cf Your turn \u2014 ${game}`
+    : `${game} \u2014 the table`;
 }
 
 function otherName(v) {
   return playerName(other(S.seat || (v && v.seat) || "A"));
+}
+
+/** What chouette.js is given to draw with and to send by. */
+function hooks() {
+  return { button, sendAction, send: sendMessage, tableId };
+}
+
+function chouetteWords() {
+  return { pending: S.pending, thinking: S.thinking ? S.thinkingKind || "act" : null,
+    thinkingName: S.thinkingName || (S.thinking ? playerName(S.thinking) : ""),
+    phaseWords: (v) => phaseWords(v, { other: otherName(v) }) };
+}
+
+/** A choice's label; the adviser's choices are suggestions (chouette). */
+function actLabel(label) {
+  return S.view && S.view.suggesting ? h("span", {}, "Suggest: ", label) : label;
 }
 
 function renderHeader(v) {
@@ -501,7 +541,7 @@ function renderOpponent(v) {
   const known = adversaryKnown(v);
   put(clear(box), 
     h("div", { class: "who" },
-      h("span", { class: "name", testid: "opponent-name" }, otherName(v)),
+      h("span", { class: "name", testid: "opponent-name" }, (C && chouette.otherLabel(v)) || otherName(v)),
       v.phase === "cut" ? null : h("span", { class: "role" }, roleWords(role)),
       h("span", { class: "count", testid: "opponent-card-count" }, `${n} card${n === 1 ? "" : "s"}`),
       v.phase === "play" || v.phase === "done" ? h("span", { class: "tricks", testid: "opponent-tricks" },
@@ -519,8 +559,8 @@ function renderMe(v) {
   const won = v.tricks_won ? v.tricks_won[role] ?? 0 : 0;
   const count = S.talk ? S.talk.count[role] : 0;
   put(clear($("me-line")), 
-    h("span", { class: "name", testid: "my-name" },
-      ["you", "player"].includes(playerName(S.seat).toLowerCase()) ? "You" : `You (${playerName(S.seat)})`),
+    h("span", { class: "name", testid: "my-name" }, (C && chouette.meLabel(v))
+      || (["you", "player"].includes(playerName(S.seat).toLowerCase()) ? "You" : `You (${playerName(S.seat)})`)),
     h("span", { class: "role", testid: "my-role" }, v.phase === "cut" ? "" : roleWords(role)),
     v.phase === "play" || v.phase === "done" ? h("span", { class: "tricks", testid: "my-tricks" },
       `tricks ${won}`) : null,
@@ -748,20 +788,24 @@ function renderActions(v) {
     return;
   }
   if (!v.my_turn) {
-    prompt.textContent = S.thinking ? `${playerName(S.thinking)} is thinking\u2026`
+    const thinker = S.thinkingName || playerName(S.thinking);
+    prompt.textContent = S.thinking ? `${thinker} is thinking\u2026` : C ? chouette.waitingText(v)
       : v.to_move ? `Waiting for ${otherName(v)}.` : "";
     return;
   }
-  prompt.textContent = phaseWords(v, { other: otherName(v) });
+  prompt.textContent = (v.suggesting ? `Your advice to ${v.chouette.places.playing}. ` : "")
+    + phaseWords(v, { other: otherName(v) });
   if (S.pending) {
     box.append(h("p", { class: "muted" }, "Sent; waiting for the table\u2026"));
     return;
   }
   if (c.deal) {
-    prompt.textContent = "You won the cut and have the choice (Law 4). Deal first?";
+    const words = (C && chouette.dealWords(v)) || { prompt: "You won the cut and have the choice (Law 4). Deal first?",
+      no: "Let your adversary deal" };
+    prompt.textContent = words.prompt;
     box.append(h("div", { class: "buttons" },
       button("Deal", "deal-yes", () => sendAction({ kind: "deal", deal: true }), { primary: true }),
-      button("Let your adversary deal", "deal-no", () => sendAction({ kind: "deal", deal: false }))));
+      button(words.no, "deal-no", () => sendAction({ kind: "deal", deal: false }))));
     return;
   }
   if (c.discard) {
@@ -775,10 +819,10 @@ function renderActions(v) {
     box.append(
       h("p", { class: "selection", testid: "selection", "aria-live": "polite" }, sel),
       h("div", { class: "buttons" },
-        button(n ? `Discard ${countWords(n)}` : "Discard", "discard-button",
+        button(actLabel(n ? `Discard ${countWords(n)}` : "Discard"), "discard-button",
           () => sendAction({ kind: "discard", cards: sortCards([...S.selected]) }), { primary: true, disabled: !ok }),
         // The younger need not discard at Piquet au cent (p. 17): the options say so with "min": 0.
-        min === 0 ? button("Keep all (discard none)", "keep-all", () => sendAction({ kind: "discard", cards: [] }),
+        min === 0 ? button(actLabel("Keep all (discard none)"), "keep-all", () => sendAction({ kind: "discard", cards: [] }),
           { primary: !n }) : null,
         button("Clear", "clear-selection", () => { S.selected.clear(); render(); }, { disabled: !n })),
     );
@@ -787,9 +831,9 @@ function renderActions(v) {
   if (c.look) {
     const elder = myRole(v) === "elder";
     box.append(h("div", { class: "buttons" },
-      button(elder ? "Look at them" : "Look (both see them)", "look-yes",
+      button(actLabel(elder ? "Look at them" : "Look (both see them)"), "look-yes",
         () => sendAction({ kind: "look", look: true }), { primary: elder }),
-      button("Do not look", "look-no", () => sendAction({ kind: "look", look: false }), { primary: !elder })));
+      button(actLabel("Do not look"), "look-no", () => sendAction({ kind: "look", look: false }), { primary: !elder })));
     return;
   }
   if (c.declarations.length) {
@@ -799,15 +843,16 @@ function renderActions(v) {
   if (c.play) {
     const forced = forcedPlay(v);
     if (forced) {
-      prompt.textContent = `You must play the ${cardWords(forced)}${S.auto ? ": it is played for you." : "."}`;
+      prompt.textContent = `You must play the ${cardWords(forced)}${S.auto && !v.suggesting ? ": it is played for you." : "."}`;
       box.append(h("div", { class: "buttons" },
-        button(`Play the ${cardWords(forced)}`, "play-forced", () => sendAction({ kind: "play", card: forced }),
+        button(actLabel(`Play the ${cardWords(forced)}`), "play-forced", () => sendAction({ kind: "play", card: forced }),
           { primary: true })));
       return;
     }
-    box.append(h("p", { class: "muted" }, c.play.size === (v.hand || []).length
+    const how = c.play.size === (v.hand || []).length
       ? "Click a card, or move with the arrow keys and press Enter."
-      : "The highlighted cards may be played: click one, or move with the arrow keys and press Enter."));
+      : "The highlighted cards may be played: click one, or move with the arrow keys and press Enter.";
+    box.append(h("p", { class: "muted" }, v.suggesting ? `To suggest a card: ${how[0].toLowerCase()}${how.slice(1)}` : how));
   }
 }
 
@@ -831,14 +876,14 @@ function renderDeclaring(v, c, box, prompt) {
   if (opts.length === 1 && nothing) {
     prompt.textContent = `You have no ${what} to declare.`;
     box.append(h("div", { class: "buttons" },
-      button("Go on", "declare-none", () => sendAction(nothing), { primary: true })));
+      button(actLabel("Go on"), "declare-none", () => sendAction(nothing), { primary: true })));
     return;
   }
   const fullCards = declarationCards(full);
   const list = h("div", { class: "buttons" },
-    button(h("span", {}, `${verb}: ${declarationWords(full)}`, fullCards.length ? " " : "", fullCards.length ? chips(fullCards) : null),
-      `declare-${cat}`, () => sendAction(full), { primary: true }),
-    nothing && nothing !== full ? button(cat === "point" ? "Declare no point (sink it)" : `Declare no ${what} (sink)`,
+    button(actLabel(h("span", {}, `${verb}: ${declarationWords(full)}`, fullCards.length ? " " : "",
+      fullCards.length ? chips(fullCards) : null)), `declare-${cat}`, () => sendAction(full), { primary: true }),
+    nothing && nothing !== full ? button(actLabel(cat === "point" ? "Declare no point (sink it)" : `Declare no ${what} (sink)`),
       "declare-none", () => sendAction(nothing)) : null,
   );
   box.append(list);
@@ -847,8 +892,8 @@ function renderDeclaring(v, c, box, prompt) {
   const selected = [...S.selected];
   const match = selected.length ? optionForCards(opts, selected) : null;
   box.append(h("div", { class: "buttons" },
-    button(selected.length ? `Declare the selected cards${match ? `: ${declarationWords(match)}` : ""}`
-      : "Declare the selected cards", "declare-selected", () => sendAction(match), { disabled: !match }),
+    button(actLabel(selected.length ? `Declare the selected cards${match ? `: ${declarationWords(match)}` : ""}`
+      : "Declare the selected cards"), "declare-selected", () => sendAction(match), { disabled: !match }),
     selected.length ? button("Clear", "clear-selection", () => { S.selected.clear(); render(); }) : null));
   if (selected.length && !match) {
     box.append(h("p", { class: "notice" }, `${sortCards(selected).map(cardShort).join(" ")} is not a ${what} `
@@ -887,7 +932,8 @@ function forcedDeclaration(v) {
 
 /** With "play forced moves" on, a move that leaves no choice is made for the player after a moment. */
 function scheduleForced(v) {
-  if (!S.auto || S.pending || !v.my_turn || v.status === "finished" || S.autoFor === S.version) return;
+  // Never for an adviser: a forced move needs no advice, and the table does not wait for it.
+  if (!S.auto || S.pending || !v.my_turn || v.suggesting || v.status === "finished" || S.autoFor === S.version) return;
   const card = forcedPlay(v);
   const decl = card ? null : forcedDeclaration(v);
   if (!card && !decl) return;
@@ -1245,6 +1291,7 @@ function renderFinish(v) {
   const finished = v.status === "finished";
   box.hidden = !finished;
   if (!finished) return;
+  if (C && chouette.renderFinish(box, v, hooks())) return;
   const s = v.settlement || {};
   const names = { [S.seat]: "You", [other(S.seat)]: otherName(v) };
   const text = s.words || settlementWords(s, s.scores || partieTotals(v), names);
@@ -1264,6 +1311,7 @@ function renderFinish(v) {
 // ------------------------------------------------------------------ start
 
 function init() {
+  if (C) chouette.mount();
   $("error-dismiss").addEventListener("click", () => { S.error = null; render(); });
   $("last-trick-button").addEventListener("click", () => { S.showLastTrick = !S.showLastTrick; render(); });
   $("my-discard-button").addEventListener("click", () => { S.showDiscard = !S.showDiscard; render(); });

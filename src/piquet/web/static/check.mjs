@@ -177,6 +177,16 @@ check("tricks and the count in the play", () => {
   eq(t.count, { elder: 2, younger: 1 });
 });
 
+check("an action in words, as a suggestion is told at chouette", () => {
+  eq(words.actionWords({ kind: "play", card: "AS" }), "play the ace of spades");
+  eq(words.actionWords({ kind: "discard", cards: ["9C", "7S", "8D"] }), "discard three: 7\u2660 9\u2663 8\u2666");
+  eq(words.actionWords({ kind: "discard", cards: [] }), "keep all the cards (discard none)");
+  eq(words.actionWords({ kind: "look", look: false }), "not look at the cards left");
+  eq(words.actionWords({ kind: "point", cards: ["AH", "KH", "QH", "JH", "8H"] }),
+    "declare: Point of five, making forty-nine in hearts");
+  eq(words.actionWords({ kind: "sets", sets: [] }), "declare nothing (no quatorze or trio)");
+});
+
 check("the phase in words", () => {
   const v = { phase: "younger_discard", my_turn: true, options: [{ kind: "discard", min: 1, max: 3 }] };
   eq(words.phaseWords(v, { other: "Bob" }).startsWith("You are younger hand: discard one to three"), true);

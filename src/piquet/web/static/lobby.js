@@ -1,8 +1,9 @@
 // The lobby: start a partie against the computer, open a table for a person and share its
-// invite link, and the list of games (GET /api/tables). docs/web.md tells what is where.
+// invite link, open a chouette for three (POST /api/chouettes) and share its links, and the list
+// of games (GET /api/tables and /api/chouettes). docs/web.md tells what is where.
 
 import { $, h } from "./dom.js";
-import { rulesWords } from "./words.js";
+import { cap, rulesWords } from "./words.js";
 
 function storage(key, fallback) {
   try {
@@ -52,11 +53,11 @@ async function errorText(resp) {
   return `The server refused (${resp.status})${detail ? `: ${detail}` : "."}`;
 }
 
-async function createTable(body, submit) {
+async function createTable(body, submit, api = "/api/tables") {
   showError("");
   submit.disabled = true;
   try {
-    const resp = await fetch("/api/tables", {
+    const resp = await fetch(api, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
     if (!resp.ok) {
@@ -80,9 +81,7 @@ function nameOf(input) {
   return name || undefined; // the server names a seat with no name given
 }
 
-async function copyInvite() {
-  const input = $("invite-link");
-  const status = $("copy-status");
+async function copyInvite(input = $("invite-link"), status = $("copy-status")) {
   try {
     await navigator.clipboard.writeText(input.value);
     status.textContent = "Copied: send it to your adversary.";
@@ -125,7 +124,31 @@ function replayUrl(g, mine) {
   return token ? `${base}?token=${encodeURIComponent(token)}` : null;
 }
 
+/** A chouette in the list: its three players, the card's balances, the place of each. */
+function chouetteRow(g, seats) {
+  const id = g.table;
+  const mine = seats[id];
+  const balances = g.balances || {};
+  const places = g.places || {};
+  const status = g.status === "waiting" ? "waiting for a player" : g.status;
+  const links = [];
+  if (mine && mine.url) links.push(h("a", { href: mine.url, class: "button primary", testid: `resume-${id}` }, "Your seat"));
+  if (g.status === "finished") {
+    links.push(h("a", { href: `/api/chouettes/${encodeURIComponent(id)}/record`, download: `chouette-${id}.json`,
+      class: "button", testid: `record-link-${id}` }, "Record"));
+  }
+  const card = (g.players || []).map((p) => `${p} ${balances[p] > 0 ? "+" : ""}${balances[p] ?? 0}`).join(", ");
+  return h("li", { class: "game chouette", testid: `game-row-${id}`, "data-status": g.status || "", "data-kind": "chouette" },
+    h("span", { class: "players" }, `Chouette: ${(g.players || []).join(", ")}`),
+    h("span", { class: "score", title: "The chouette card, in points" }, card),
+    h("span", { class: "meta", title: g.title || "" }, [
+      `partie ${g.partie || 1}${places.single ? `, ${places.single} alone` : ""}`, rulesWords(g.rules), status,
+      when(g.updated)].filter(Boolean).join(" \u00b7 ")),
+    h("span", { class: "links" }, links));
+}
+
 function gameRow(g, seats) {
+  if (g.kind === "chouette") return chouetteRow(g, seats);
   const id = g.table;
   const players = g.players || {};
   const scores = g.scores || {};
@@ -158,10 +181,13 @@ async function loadGames() {
   const finished = $("games-finished");
   let games;
   try {
-    const resp = await fetch("/api/tables", { headers: { Accept: "application/json" } });
-    if (!resp.ok) throw new Error(await errorText(resp));
-    games = await resp.json();
-    if (!Array.isArray(games)) games = games.tables || [];
+    const lists = await Promise.all(["/api/tables", "/api/chouettes"].map(async (api) => {
+      const resp = await fetch(api, { headers: { Accept: "application/json" } });
+      if (!resp.ok) throw new Error(await errorText(resp));
+      const list = await resp.json();
+      return Array.isArray(list) ? list : list.tables || [];
+    }));
+    games = lists.flat();
   } catch (e) {
     playing.replaceChildren(h("p", { class: "muted" }, "The games list cannot be loaded."));
     finished.replaceChildren();
@@ -198,6 +224,51 @@ function linkAgreements(select, fieldset) {
   sync();
 }
 
+// ------------------------------------------------------------------ a chouette for three (p. 106)
+
+/** The second and third seats: a name, and who plays it, a person (a link) or the computer at a level (the
+ * levels as the computer form lists them). */
+function seatRows() {
+  const box = $("chouette-seats");
+  for (const [i, which] of [[2, "second"], [3, "third"]]) {
+    const kind = h("select", { id: `c-kind-${i}`, class: "chouette-kind", testid: `chouette-kind-${i}` },
+      h("option", { value: "person" }, "a person (send a link)"),
+      [...$("level").options].map((o) => h("option", { value: o.value }, `the computer: ${o.textContent}`)));
+    box.append(h("div", { class: "seat-row" },
+      h("div", { class: "field" }, h("label", { for: `c-name-${i}` }, `The ${which} player`),
+        h("input", { id: `c-name-${i}`, testid: `chouette-name-${i}`, maxlength: "40", placeholder: cap(which) })),
+      h("div", { class: "field" }, h("label", { for: `c-kind-${i}` }, "Played by"), kind)));
+  }
+}
+
+function chouetteSeat(i) {
+  const kind = $(`c-kind-${i}`).value;
+  const name = $(`c-name-${i}`).value.trim() || undefined;
+  return kind === "person" ? { name, kind } : { name, kind: "computer", level: kind };
+}
+
+function showChouette(t) {
+  const links = $("chouette-links");
+  links.replaceChildren();
+  t.seats.forEach((seat, i) => {
+    if (i === 0) return;
+    if (!seat.url) {
+      links.append(h("p", { testid: `chouette-seat-${i + 1}` }, `${seat.name}: the computer (${seat.level}).`));
+      return;
+    }
+    const input = h("input", { readonly: true, testid: `chouette-invite-${i + 1}`, id: `chouette-invite-${i + 1}`,
+      value: new URL(seat.url, location.href).href });
+    const status = h("span", { class: "muted", role: "status", "aria-live": "polite" });
+    links.append(h("div", { testid: `chouette-seat-${i + 1}` },
+      h("label", { for: `chouette-invite-${i + 1}` }, `${seat.name}'s link (his seat):`),
+      h("div", { class: "copy-row" }, input, h("button", { type: "button", testid: `chouette-copy-${i + 1}`,
+        onclick: () => copyInvite(input, status) }, "Copy")), status));
+  });
+  $("chouette-cut").textContent = t.cut || "";
+  $("chouette-own-seat").href = t.url;
+  $("chouette-invite").hidden = false;
+}
+
 // ------------------------------------------------------------------ start
 
 function init() {
@@ -231,7 +302,20 @@ function init() {
     loadGames();
   });
 
-  $("copy-invite").addEventListener("click", copyInvite);
+  seatRows();
+  $("c-name-1").value = saved;
+  $("chouette-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const submit = ev.submitter || $("chouette-form").querySelector("button[type=submit]");
+    const you = { name: nameOf($("c-name-1")), kind: "person" };
+    const t = await createTable({ players: [you, chouetteSeat(2), chouetteSeat(3)], rules: $("c-rules").value },
+      submit, "/api/chouettes");
+    if (!t) return;
+    showChouette(t);
+    loadGames();
+  });
+
+  $("copy-invite").addEventListener("click", () => copyInvite());
   $("refresh-games").addEventListener("click", loadGames);
   loadGames();
 }

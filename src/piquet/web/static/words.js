@@ -151,6 +151,27 @@ export function declarationWords(action) {
   return cap(text);
 }
 
+/**
+ * An ACTION in words, as a suggestion at chouette is told (p. 106): "play the ace of spades",
+ * "discard three: 7♠ 8♦ 9♣", "look at the cards left", "declare: Point of five, making forty-nine in hearts".
+ */
+export function actionWords(action) {
+  if (!action || typeof action !== "object") return "";
+  if (action.kind === "play") return `play the ${cardWords(action.card)}`;
+  if (action.kind === "discard") {
+    const cards = action.cards || [];
+    return cards.length ? `discard ${countWords(cards.length)}: ${cardsShort(cards)}`
+      : "keep all the cards (discard none)";
+  }
+  if (action.kind === "look") return action.look ? "look at the cards left" : "not look at the cards left";
+  if (action.kind === "deal") return action.deal ? "deal" : "let the other side deal";
+  if (declarationCategory(action)) {
+    return declarationItems(action).length ? `declare: ${declarationWords(action)}`
+      : `declare nothing (${declarationWords(action).toLowerCase()})`;
+  }
+  return String(action.kind || "");
+}
+
 /** How strong a declaration is, to pick the fullest one: more cards, then (for a point) more value. */
 export function declarationWeight(action) {
   const cards = declarationCards(action);
