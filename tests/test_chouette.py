@@ -259,6 +259,53 @@ def test_the_record_reads_back_and_plays_on_alike() -> None:
     assert again.to_json() == match.to_json()
 
 
+def test_tampered_suggestions_are_refused() -> None:
+    """A suggestion read from a document is one the adviser could have made (p. 106): his, when his side was
+    to act, legal there, at a step the partie reached."""
+    match = ChouetteMatch(NAMES, seed=5)
+    match.choose_deal(match.places.single, True)
+    movers: list[str] = []  # who was to act at each step of the first deal
+    for _ in range(24):
+        actor = match.to_act()
+        assert actor is not None
+        obs = match.observation(actor)
+        assert obs is not None
+        if actor == match.places.playing and obs.legal_count() > 1:
+            match.suggest(match.places.advising, SimplePlayer().choose(obs))
+        movers.append(actor)
+        match.apply(actor, SimplePlayer().choose(obs))
+    text = match.to_json()
+    game = match.games[0]
+    partie = game.partie
+    assert partie is not None and len(partie.deals) == 1 and len(game.suggestions) > 3
+    assert ChouetteMatch.from_json(text).to_json() == text
+    held = partie.deals[0].dealt[partie.role(0, PAIR_SEAT)]
+    not_held = next(c for c in range(32) if not held >> c & 1)
+    single_steps = [j for j, who in enumerate(movers) if who == match.places.single]
+    assert single_steps
+
+    def suggestion(**change: Any) -> Callable[[dict[str, Any]], None]:
+        def tamper(doc: dict[str, Any]) -> None:
+            doc["parties"][0]["suggestions"][0].update(change)
+        return tamper
+
+    cases = [
+        (suggestion(by=match.places.single),
+         f"a suggestion by {match.places.single}, but {match.places.advising} advises"),
+        (suggestion(action=str(Play(not_held))), f"the suggestion Play\\({card_name(not_held)}\\) is not legal"),
+        (suggestion(step=single_steps[0]), f"{match.places.playing} is not to play"),
+        (suggestion(step=10_000), "deal 1, step 10001, which the partie never reached"),
+        (suggestion(deal=7), "deal 8, step .*, which the partie never reached"),
+    ]
+    for change, message in cases:
+        with pytest.raises(ChouetteError, match=message):
+            ChouetteMatch.from_json(_tampered(text, change))
+    doc = json.loads(text)
+    doc["parties"][0]["suggestions"][0]["action"] = "fold"
+    with pytest.raises(ChouetteError):
+        ChouetteMatch.from_json(json.dumps(doc))
+
+
 def _tampered(text: str, change: Callable[[dict[str, Any]], None]) -> str:
     doc = json.loads(text)
     change(doc)

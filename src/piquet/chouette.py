@@ -350,7 +350,40 @@ def _game_from_json(g: dict[str, Any], n: int, places: Places, rules: Rules) -> 
     for s in g.get("suggestions", []):
         game.suggestions.append(Suggestion(str(s["by"]), int(s["deal"]), int(s["step"]),
                                            parse_action(str(s["action"]))))
+    _check_suggestions(game, n)
     return game
+
+
+def _check_suggestions(game: ChouetteGame, n: int) -> None:
+    """Every suggestion of partie ``n`` is one the adviser could make (p. 106): his, at a step the partie
+    reached with his side to act, and legal there (the deals replayed from their cards)."""
+    if not game.suggestions:
+        return
+    done = game.partie
+    if done is None:
+        raise ChouetteError(f"partie {n}: a suggestion before any deal")
+    waiting: dict[tuple[int, int], list[Suggestion]] = {}
+    for s in game.suggestions:
+        if s.by != game.places.advising:
+            raise ChouetteError(f"partie {n}: a suggestion by {s.by}, but {game.places.advising} advises")
+        waiting.setdefault((s.deal, s.step), []).append(s)
+    partie = Partie(done.rules, done.first_dealer, done.deal_by)
+    for i, played in enumerate(done.deals):
+        deal = partie.deal_cards(played.dealt[ELDER], played.dealt[YOUNGER], played.stock)
+        for j in range(len(played.history) + 1):
+            for s in waiting.pop((i, j), []):
+                where = f"partie {n}, deal {i + 1}, step {j + 1}"
+                if deal.to_move is None or partie.seat(i, deal.to_move) != PAIR_SEAT:
+                    raise ChouetteError(f"{where}: a suggestion when {game.places.playing} is not to play")
+                try:
+                    deal.verify(s.action)
+                except IllegalAction as e:
+                    raise ChouetteError(f"{where}: the suggestion {s.action} is not legal: {e}") from None
+            if j < len(played.history):
+                deal.apply(played.history[j])
+    if waiting:
+        i, j = min(waiting)
+        raise ChouetteError(f"partie {n}: a suggestion at deal {i + 1}, step {j + 1}, which the partie never reached")
 
 
 # ---------------------------------------------------------------- playing it
