@@ -4,7 +4,7 @@ Plays ``--deals`` seeded deals between two levels (``cavendish`` by default,
 which is quick and plays by the treatise) from a game at love all, under the
 rules given, and prints for each role the chance of scoring 0-2, 3-7, 8-12,
 ... points, in steps of five, the last step "a hundred or more" (a deal
-stops when a player reaches a hundred, p. 20).  ``piquet.search`` keeps the
+stops when a player reaches a hundred, p. 20).  ``piquet.players.search`` keeps the
 figures (``DEAL_SCORES``) with the command that measured them.
 
     python bench/au_cent_deals.py [--deals N] [--rules au-cent] [--level cavendish] [--seed 1]
@@ -17,11 +17,11 @@ import random
 import statistics
 import time
 
-from piquet.deal import Deal
-from piquet.events import ELDER, YOUNGER
-from piquet.game import play_deal
-from piquet.levels import make_player
-from piquet.rules import rules_named
+from piquet.core.deal import Deal
+from piquet.core.events import ELDER, YOUNGER
+from piquet.core.rules import rules_named
+from piquet.players.levels import make_player
+from piquet.players.runner import play_deal
 
 STEPS = 21  # 0-2, 3-7, ..., 93-97, 98 and more (a hundred is reached at 98 and more once rounded)
 

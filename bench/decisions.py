@@ -19,12 +19,12 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from piquet.actions import Action
-from piquet.deal import Deal, Phase
-from piquet.game import play_deal
-from piquet.levels import LEVEL_NAMES, make_player
-from piquet.observation import Observation
-from piquet.players import SimplePlayer
+from piquet.core.actions import Action
+from piquet.core.deal import Deal, Phase
+from piquet.core.observation import Observation
+from piquet.players.base import SimplePlayer
+from piquet.players.levels import LEVEL_NAMES, make_player
+from piquet.players.runner import play_deal
 
 KINDS = ("exchange", "calls", "first card", "play")
 

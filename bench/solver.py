@@ -18,9 +18,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from piquet import solver
-from piquet.events import ELDER
-from piquet.solver import Position, card_values_and_nodes, value_and_nodes
+from piquet.core.events import ELDER
+from piquet.players import solver
+from piquet.players.solver import Position, card_values_and_nodes, value_and_nodes
 
 
 def positions(n: int, seed: int) -> list[Position]:

@@ -19,7 +19,7 @@ import argparse
 import random
 import time
 
-from piquet.deal import DONE, Deal, Phase, full_declarations
+from piquet.core.deal import DONE, Deal, Phase, full_declarations
 
 # The category each calling phase asks for, by phase number.
 _CATEGORY = tuple(

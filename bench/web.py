@@ -41,7 +41,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from piquet.rules import rules_named
+from piquet.core.rules import rules_named
 from piquet.web.protocol import decode_message, state_message
 from piquet.web.store import SeatRow, Store, TableRow, database_url
 from piquet.web.table import Seat, Table

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from piquet.actions import Play
-from piquet.analyse import analyse_partie
-from piquet.cards import card_name, parse_card
-from piquet.cli import main
-from piquet.deal import Deal
-from piquet.events import ROLES, S_PIQUE
-from piquet.game import PartieRunner
-from piquet.players import SimplePlayer
-from piquet.record import load_record, record_of, replay
-from piquet.solver import Position, minimax
+from piquet.cli.main import main
+from piquet.core.actions import Play
+from piquet.core.cards import card_name, parse_card
+from piquet.core.deal import Deal
+from piquet.core.events import ROLES, S_PIQUE
+from piquet.players.base import SimplePlayer
+from piquet.players.runner import PartieRunner
+from piquet.players.solver import Position, minimax
+from piquet.records.record import load_record, record_of, replay
+from piquet.study.analyse import analyse_partie
 
 RECORD = Path(__file__).parent / "data" / "records" / "britannica-example.json"
 

@@ -6,7 +6,13 @@ import json
 
 import pytest
 
-from piquet.arena import (
+from piquet.cli.main import main
+from piquet.core.events import SCORE_KINDS
+from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.rules import RUBICON
+from piquet.players.levels import make_player
+from piquet.players.runner import PartieRunner, cut_rng
+from piquet.study.arena import (
     _SEATINGS,
     elo_ratings,
     mean_interval,
@@ -16,12 +22,6 @@ from piquet.arena import (
     run_arena,
     run_ladder,
 )
-from piquet.cli import main
-from piquet.events import SCORE_KINDS
-from piquet.game import PartieRunner, cut_rng
-from piquet.levels import make_player
-from piquet.partie import Partie, cut_for_deal
-from piquet.rules import RUBICON
 
 
 def test_a_pair_deals_the_same_cards_with_the_seats_swapped() -> None:

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from piquet.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.cards import TEN, CardSet, Mask, parse_card, rank_of
-from piquet.deal import Deal, IllegalAction, Phase, full_declarations
-from piquet.events import (
+from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from piquet.core.cards import TEN, CardSet, Mask, parse_card, rank_of
+from piquet.core.deal import Deal, IllegalAction, Phase, full_declarations
+from piquet.core.events import (
     ASK_VALUE,
     CALL_POINT,
     CALL_VALUE,
@@ -32,9 +32,9 @@ from piquet.events import (
     SHOW,
     YOUNGER,
 )
-from piquet.observation import observe
-from piquet.partie import Partie, first_dealer_after_cut
-from piquet.rules import AU_CENT, FOUR_DEAL, RUBICON, AuCentRules, Game, rules_named
+from piquet.core.observation import observe
+from piquet.core.partie import Partie, first_dealer_after_cut
+from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, AuCentRules, Game, rules_named
 
 
 def m(text: str) -> Mask:
@@ -500,7 +500,7 @@ def test_a_partie_refuses_a_deal_made_under_other_rules() -> None:
 
 
 def test_the_stakes_of_the_rubicon_game_are_not_reckoned_on_a_partie_au_cent() -> None:
-    from piquet.stakes import CardPartie
+    from piquet.stakes.settlement import CardPartie
 
     rng = random.Random(3)
     partie = Partie(AU_CENT)

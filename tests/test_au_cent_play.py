@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from piquet.cli import main
-from piquet.events import YOUNGER
-from piquet.observation import Observation
-from piquet.record import PartieRecord, RecordError, load_record, parse_record, record_of, replay
-from piquet.replay import scores_json
-from piquet.rules import AuCentRules, rules_named
-from piquet.terminal import TerminalTable, run_play
-from piquet.words import settlement_words
+from piquet.cli.main import main
+from piquet.cli.terminal import TerminalTable, run_play
+from piquet.core.events import YOUNGER
+from piquet.core.observation import Observation
+from piquet.core.rules import AuCentRules, rules_named
+from piquet.records.record import PartieRecord, RecordError, load_record, parse_record, record_of, replay
+from piquet.records.replay import scores_json
+from piquet.talk.words import settlement_words
 from test_record import DATA, example_doc
 from test_record import EXAMPLE as BRITANNICA
 from test_terminal import Person, args, hidden_named, play

@@ -28,21 +28,20 @@ from dataclasses import replace
 
 import pytest
 
-from piquet import solver
-from piquet.actions import PLAYS, Action, DeclarePoint, Discard, LookAtLeft
-from piquet.arena import format_arena, pair_seed, play_partie, run_arena, run_ladder
-from piquet.cards import COURT_CARDS, KING, RANK_MASKS, SUIT_MASKS, CardSet, Mask, cards_of, parse_cards
-from piquet.cavendish import CavendishPlayer
-from piquet.cli import main
-from piquet.deal import Deal, Phase, full_declarations
-from piquet.events import ELDER, NAME_SET, REPLY, YOUNGER
-from piquet.game import PartieRunner, cut_rng, play_deal
-from piquet.levels import LEVEL_NAMES, make_player
-from piquet.observation import Observation, PartieContext, observe
-from piquet.partie import Partie, cut_for_deal
-from piquet.players import Player, RandomPlayer, SimplePlayer
-from piquet.rules import rules_named
-from piquet.search import (
+from piquet.cli.main import main
+from piquet.core.actions import PLAYS, Action, DeclarePoint, Discard, LookAtLeft
+from piquet.core.cards import COURT_CARDS, KING, RANK_MASKS, SUIT_MASKS, CardSet, Mask, cards_of, parse_cards
+from piquet.core.deal import Deal, Phase, full_declarations
+from piquet.core.events import ELDER, NAME_SET, REPLY, YOUNGER
+from piquet.core.observation import Observation, PartieContext, observe
+from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.rules import rules_named
+from piquet.players import solver
+from piquet.players.base import Player, RandomPlayer, SimplePlayer
+from piquet.players.cavendish import CavendishPlayer
+from piquet.players.levels import LEVEL_NAMES, make_player
+from piquet.players.runner import PartieRunner, cut_rng, play_deal
+from piquet.players.search import (
     FAST,
     GameJudge,
     Judge,
@@ -55,9 +54,10 @@ from piquet.search import (
     settlement_value,
     simulate_exchange,
 )
-from piquet.solver import TENS_AND_ABOVE, Position, card_values, card_values_and_nodes, minimax, value
-from piquet.stats import run_stats
-from piquet.worlds import Knowledge, World, consistent, game_of, rebuild, sample_worlds
+from piquet.players.solver import TENS_AND_ABOVE, Position, card_values, card_values_and_nodes, minimax, value
+from piquet.players.worlds import Knowledge, World, consistent, game_of, rebuild, sample_worlds
+from piquet.study.arena import format_arena, pair_seed, play_partie, run_arena, run_ladder
+from piquet.study.stats import run_stats
 from test_solver import legal
 from test_solver import random_position as solver_position
 from test_worlds import true_world, walk

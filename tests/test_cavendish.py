@@ -17,9 +17,14 @@ from fractions import Fraction
 
 import pytest
 
-from piquet.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
-from piquet.cards import CardSet, parse_card
-from piquet.cavendish import (
+from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
+from piquet.core.cards import CardSet, parse_card
+from piquet.core.deal import Deal, Phase
+from piquet.core.events import ELDER, YOUNGER
+from piquet.core.observation import Observation, PartieContext, observe
+from piquet.core.rules import FOUR_DEAL
+from piquet.players.base import Player, RandomPlayer, SimplePlayer
+from piquet.players.cavendish import (
     IN_AND_OUT,
     KEEP_BACK,
     Against,
@@ -31,12 +36,7 @@ from piquet.cavendish import (
     odds_against,
     play_mode,
 )
-from piquet.deal import Deal, Phase
-from piquet.events import ELDER, YOUNGER
-from piquet.game import PartieRunner, play_deal
-from piquet.observation import Observation, PartieContext, observe
-from piquet.players import Player, RandomPlayer, SimplePlayer
-from piquet.rules import FOUR_DEAL
+from piquet.players.runner import PartieRunner, play_deal
 
 
 def mask(text: str) -> int:

@@ -14,9 +14,18 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from piquet.actions import Action, Discard, Play
-from piquet.cards import card_name, rank_of
-from piquet.chouette import (
+from piquet.cli.chouette import ChouetteTable, rotation_words, run_chouette
+from piquet.cli.main import build_parser
+from piquet.cli.stakes import run_settle_command
+from piquet.cli.terminal import TerminalTable
+from piquet.core.actions import Action, Discard, Play
+from piquet.core.cards import card_name, rank_of
+from piquet.core.deal import Deal, IllegalAction
+from piquet.core.events import CARTE_BLANCHE_SHOWN, PLAY, SHOW
+from piquet.core.observation import Observation
+from piquet.core.partie import Partie
+from piquet.players.base import RandomPlayer, SimplePlayer
+from piquet.stakes.chouette import (
     PAIR_SEAT,
     SINGLE_SEAT,
     ChouetteError,
@@ -26,16 +35,7 @@ from piquet.chouette import (
     Places,
     Suggestion,
 )
-from piquet.chouette_terminal import ChouetteTable, rotation_words, run_chouette
-from piquet.cli import build_parser
-from piquet.deal import Deal, IllegalAction
-from piquet.events import CARTE_BLANCHE_SHOWN, PLAY, SHOW
-from piquet.observation import Observation
-from piquet.partie import Partie
-from piquet.players import RandomPlayer, SimplePlayer
-from piquet.stakes import chouette_tens
-from piquet.stakes_cli import run_settle_command
-from piquet.terminal import TerminalTable
+from piquet.stakes.settlement import chouette_tens
 from test_terminal import Person, hidden_named
 
 NAMES = ("Ann", "Bob", "Cy")
@@ -502,7 +502,7 @@ def chouette(monkeypatch: pytest.MonkeyPatch, *argv: str, **typist: Any) -> tupl
     monkeypatch.setattr("builtins.input", person)
     quick = [] if "--level" in argv or "--resume" in argv else ["--level", "simple"]
     ns = build_parser().parse_args(["chouette", "--name", "Ann", *quick, *argv])
-    code = run_chouette(ns, console=Console(file=out, width=120))
+    code = run_chouette(ns, console=Console(file=out, width=200))
     return code, out.getvalue(), person
 
 

@@ -1,6 +1,6 @@
 """Point, sequences, quatorzes and trios (Laws 62-64; p. 86-93).
 
-The finding, naming and comparing functions of ``piquet.combinations``, checked
+The finding, naming and comparing functions of ``piquet.core.combinations``, checked
 against the text and, over every holding of a suit, against definitions written
 here; then the examples of p. 89-92 played through a deal, where what counts is
 decided by comparing the two players' declarations.
@@ -23,8 +23,8 @@ from piquet import (
     LookAtLeft,
     Play,
 )
-from piquet.cards import RANK_MASKS, SUIT_MASKS, parse_cards
-from piquet.combinations import (
+from piquet.core.cards import RANK_MASKS, SUIT_MASKS, parse_cards
+from piquet.core.combinations import (
     Outcome,
     best_point,
     best_sequences,
@@ -46,7 +46,7 @@ from piquet.combinations import (
     set_score,
     sets_ok,
 )
-from piquet.events import REPLIES, REPLY, SCORE, SCORE_KINDS, SHOW
+from piquet.core.events import REPLIES, REPLY, SCORE, SCORE_KINDS, SHOW
 
 PIP = (7, 8, 9, 10, 10, 10, 10, 11)  # seven ... ace (p. 86)
 

@@ -47,8 +47,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from piquet.cards import card_words, parse_card
-from piquet.record import PartieRecord, replay
+from piquet.core.cards import card_words, parse_card
+from piquet.records.record import PartieRecord, replay
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Position, ViewportSize
@@ -106,7 +106,7 @@ class Server:
         self.log = folder / "serve.log"
         script = Path(sys.executable).parent / "piquet"  # the console script of the venv running the tests
         command = [str(script)] if script.exists() else [
-            sys.executable, "-c", "import sys; from piquet.cli import main; sys.exit(main())"]
+            sys.executable, "-c", "import sys; from piquet.cli.main import main; sys.exit(main())"]
         command += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", str(folder / "tables.db"),
                     "--pace", "0", "--log-level", "warning"]
         with self.log.open("wb") as out:

@@ -39,8 +39,8 @@ from piquet import (
     Play,
     observe,
 )
-from piquet.cards import parse_card, parse_cards
-from piquet.events import (
+from piquet.core.cards import parse_card, parse_cards
+from piquet.core.events import (
     CARTE_BLANCHE,
     CARTE_BLANCHE_SHOWN,
     REPLIES,

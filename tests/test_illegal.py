@@ -26,7 +26,7 @@ from piquet import (
     Phase,
     Play,
 )
-from piquet.cards import CardError, parse_card, parse_cards
+from piquet.core.cards import CardError, parse_card, parse_cards
 
 LAW = re.compile(r"\bLaws? \d+")
 

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from piquet.actions import Action
-from piquet.deal import Deal
-from piquet.levels import LEVEL_NAMES, LEVELS, level_named, make_player
-from piquet.observation import Observation, observe
-from piquet.players import Player
+from piquet.core.actions import Action
+from piquet.core.deal import Deal
+from piquet.core.observation import Observation, observe
+from piquet.players.base import Player
+from piquet.players.levels import LEVEL_NAMES, LEVELS, level_named, make_player
 
 
 def _decide_alone(player: Player, frozen: bytes) -> Action:

@@ -25,9 +25,9 @@ from math import comb
 import pytest
 
 from piquet import odds
-from piquet.cards import FULL_PACK, CardSet
-from piquet.events import ELDER, YOUNGER
-from piquet.odds import (
+from piquet.core.cards import FULL_PACK, CardSet
+from piquet.core.events import ELDER, YOUNGER
+from piquet.odds.chances import (
     Against,
     Composition,
     Drawing,
@@ -67,7 +67,7 @@ def bits(m: int) -> list[int]:
     return [c for c in range(PACK) if m >> c & 1]
 
 
-# ---------------------------------------------------------------- this file's own arithmetic (no piquet.odds)
+# ---------------------------------------------------------------- this file's own arithmetic (no piquet.odds.chances)
 
 def hyper_at_least(named: int, need: int, drawn: int, pool: int = UNSEEN) -> Fraction:
     """At least ``need`` of ``named`` cards among ``drawn`` of ``pool`` (hypergeometric)."""
@@ -425,7 +425,7 @@ def test_two_trios_74_to_57() -> None:
 def test_two_trios_ratio_words() -> None:
     ratio_words = getattr(odds, "ratio_words", None)
     if ratio_words is None:
-        pytest.skip("piquet.odds has no ratio_words")
+        pytest.skip("piquet.odds.chances has no ratio_words")
     a, b = Fraction(74, 380), Fraction(57, 380)
     assert ratio_words(a, b) == "74 to 57"
 
@@ -435,7 +435,7 @@ def test_worked_cases_table() -> None:
     and the program's figure is the printed one except where the transcription is damaged or the text rounds."""
     cases = getattr(odds, "WORKED_CASES", None)
     if cases is None:
-        pytest.skip("piquet.odds has no WORKED_CASES")
+        pytest.skip("piquet.odds.chances has no WORKED_CASES")
     assert len(cases) == len(WORKED)
     disagree = []
     for case, mine in zip(cases, WORKED, strict=True):
@@ -895,7 +895,8 @@ def test_estimate_is_wilson() -> None:
 
 
 def test_after_exchange_counts() -> None:
-    after_exchange = odds.after_exchange
+    from piquet.study.exchange import after_exchange
+
     got = after_exchange("random", 12, seed=5)
     assert set(got) == {"elder", "younger"}
     for role in got.values():
@@ -1085,7 +1086,7 @@ def test_against_with_discard() -> None:
 
 
 def test_cavendish_reexports() -> None:
-    from piquet import cavendish
+    from piquet.players import cavendish
     assert cavendish.Against is Against
     for name in ("POOL", "draw_chance", "odds_against", "chance_of_any"):
         assert getattr(cavendish, name) is getattr(odds, name)

@@ -12,11 +12,8 @@ from typing import Any
 
 import pytest
 
-from piquet.cards import FULL_PACK, CardSet, cards_of
-from piquet.cli import main
-from piquet.combinations import best_sets
-from piquet.odds import Need, drawing_tables
-from piquet.odds_cli import (
+from piquet.cli.main import main
+from piquet.cli.odds import (
     AgainstQuestion,
     CarteBlancheQuestion,
     DealQuestion,
@@ -27,6 +24,9 @@ from piquet.odds_cli import (
     parse_question,
     table_row_words,
 )
+from piquet.core.cards import FULL_PACK, CardSet, cards_of
+from piquet.core.combinations import best_sets
+from piquet.odds.chances import Need, drawing_tables
 
 #: A's hand, p. 103.
 A_HAND = "AS KS JS AH QH JH 8H JC 8C 7C 9D 8D"
@@ -232,7 +232,7 @@ def test_the_tables_as_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_command_runs_outside_pytest() -> None:
-    done = subprocess.run([sys.executable, "-m", "piquet.cli", "odds", "--tables", "--json"],
+    done = subprocess.run([sys.executable, "-m", "piquet.cli.main", "odds", "--tables", "--json"],
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)

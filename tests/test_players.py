@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from piquet.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
-from piquet.cards import HEARTS, SUIT_MASKS, CardSet, card, parse_card
-from piquet.deal import Deal, IllegalAction, Phase
-from piquet.events import ELDER, YOUNGER
-from piquet.game import GameListener, PartieRunner, cut_rng, deal_rng, play_deal
-from piquet.levels import LEVEL_NAMES, make_player
-from piquet.observation import Observation, observe
-from piquet.partie import Partie, cut_for_deal
-from piquet.players import Player, RandomPlayer, SimplePlayer, choose_discard
-from piquet.record import record_of, replay
+from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
+from piquet.core.cards import HEARTS, SUIT_MASKS, CardSet, card, parse_card
+from piquet.core.deal import Deal, IllegalAction, Phase
+from piquet.core.events import ELDER, YOUNGER
+from piquet.core.observation import Observation, observe
+from piquet.core.partie import Partie, cut_for_deal
+from piquet.players.base import Player, RandomPlayer, SimplePlayer, choose_discard
+from piquet.players.levels import LEVEL_NAMES, make_player
+from piquet.players.runner import GameListener, PartieRunner, cut_rng, deal_rng, play_deal
+from piquet.records.record import record_of, replay
 
 
 def mask(text: str) -> int:

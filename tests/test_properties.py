@@ -30,7 +30,7 @@ carte blanche waits for the elder's discard, the elder's point is called with
 its value, quatorzes and trios are named and never shown, small cards and
 points ending in four by agreement, a game of a hundred up that stops the deal
 at the first score reaching it in the order of Law 67) and takes from
-``piquet.rules`` nothing but the rules object it hands to the engine.  Where
+``piquet.core.rules`` nothing but the rules object it hands to the engine.  Where
 the laws of au cent are silent it takes the readings of docs/au-cent.md.
 """
 
@@ -58,9 +58,9 @@ from piquet import (
     Play,
     observe,
 )
-from piquet.cards import card_name, parse_card
-from piquet.events import SCORE_KINDS
-from piquet.rules import rules_named
+from piquet.core.cards import card_name, parse_card
+from piquet.core.events import SCORE_KINDS
+from piquet.core.rules import rules_named
 
 E, Y = 0, 1  # elder and younger hand
 POINT, SEQUENCES, SETS = 0, 1, 2

@@ -1,4 +1,5 @@
-"""The code is lint-clean (ruff) and type-clean (mypy --strict), as part of the test run."""
+"""The code is lint-clean (ruff), type-clean (mypy --strict) and keeps its layers (import-linter), as part of
+the test run."""
 
 from __future__ import annotations
 
@@ -28,3 +29,10 @@ def test_ruff_clean() -> None:
 def test_mypy_strict_clean() -> None:
     result = subprocess.run([_tool("mypy")], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_layers_kept() -> None:
+    """The import-linter contracts of pyproject.toml: each layer imports only those below it; no cycle."""
+    result = subprocess.run([_tool("lint-imports")], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout and "2 kept" in result.stdout, result.stdout

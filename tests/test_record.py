@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.cards import parse_card
-from piquet.cli import main
-from piquet.deal import Deal, Phase
-from piquet.partie import Partie
-from piquet.record import (
+from piquet.cli.main import main
+from piquet.core.cards import parse_card
+from piquet.core.deal import Deal, Phase
+from piquet.core.partie import Partie
+from piquet.core.rules import FOUR_DEAL, RUBICON, rules_named
+from piquet.records.record import (
     Calls,
     DealRecord,
     HandCalls,
@@ -27,8 +28,7 @@ from piquet.record import (
     record_of,
     replay,
 )
-from piquet.replay import scores_json
-from piquet.rules import FOUR_DEAL, RUBICON, rules_named
+from piquet.records.replay import scores_json
 
 DATA = Path(__file__).parent / "data" / "records"
 EXAMPLE = DATA / "britannica-example.json"
@@ -514,7 +514,7 @@ def test_error_text() -> None:
 
 def test_carte_blanche(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Carte blanche is announced at once, shown after the adversary's discard and scored first (Laws 18-20)."""
-    from piquet.cards import CardSet
+    from piquet.core.cards import CardSet
 
     rng = random.Random(3)
     elder = CardSet.parse("AS 10S 9S 8S AH 10H 9H 7H AC 10C 9C 8C").mask

@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from piquet.actions import Action, Discard
-from piquet.cards import CardSet
-from piquet.deal import Deal, Phase, full_declarations
-from piquet.events import ELDER, S_CARTE_BLANCHE, S_POINT, S_REPIQUE, S_SEQUENCES, S_SETS, YOUNGER
-from piquet.game import play_deal
-from piquet.observation import Observation, PartieContext, observe
-from piquet.players import SimplePlayer
-from piquet.search import (
+from piquet.core.actions import Action, Discard
+from piquet.core.cards import CardSet
+from piquet.core.deal import Deal, Phase, full_declarations
+from piquet.core.events import ELDER, S_CARTE_BLANCHE, S_POINT, S_REPIQUE, S_SEQUENCES, S_SETS, YOUNGER
+from piquet.core.observation import Observation, PartieContext, observe
+from piquet.players.base import SimplePlayer
+from piquet.players.runner import play_deal
+from piquet.players.search import (
     FAST,
     SearchPlayer,
     discard_candidates,
@@ -23,8 +23,8 @@ from piquet.search import (
     settlement_value,
     simulate_exchange,
 )
-from piquet.solver import value
-from piquet.worlds import World
+from piquet.players.solver import value
+from piquet.players.worlds import World
 
 _CATEGORY = {Phase.ELDER_POINT: 0, Phase.YOUNGER_POINT: 0, Phase.ELDER_SEQUENCES: 1, Phase.YOUNGER_SEQUENCES: 1,
              Phase.ELDER_SETS: 2, Phase.YOUNGER_SETS: 2}

@@ -23,12 +23,12 @@ from collections.abc import Callable
 
 import pytest
 
-from piquet import solver
-from piquet.actions import PLAYS
-from piquet.cards import SUIT_MASKS, CardSet, parse_card
-from piquet.deal import PLAYING, Deal, Phase, full_declarations
-from piquet.events import ELDER, YOUNGER
-from piquet.solver import Position, card_values, card_values_and_nodes, minimax, value, value_and_nodes
+from piquet.core.actions import PLAYS
+from piquet.core.cards import SUIT_MASKS, CardSet, parse_card
+from piquet.core.deal import PLAYING, Deal, Phase, full_declarations
+from piquet.core.events import ELDER, YOUNGER
+from piquet.players import solver
+from piquet.players.solver import Position, card_values, card_values_and_nodes, minimax, value, value_and_nodes
 
 WEIGHTS = [(1, 1), (1, 1), (1, 0), (0, 1), (2, 3), (3, 1)]
 
@@ -296,6 +296,6 @@ def test_large_weights_and_needs() -> None:
 
 def test_pure_solver_forced_by_environment() -> None:
     env = dict(os.environ, PIQUET_PURE_SOLVER="1")
-    out = subprocess.run([sys.executable, "-c", "import piquet.solver as s; print(s.COMPILED)"],
+    out = subprocess.run([sys.executable, "-c", "import piquet.players.solver as s; print(s.COMPILED)"],
                          env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

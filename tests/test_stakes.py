@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.cli import main
-from piquet.record import load_record, replay
-from piquet.rules import RUBICON
-from piquet.stakes import (
+from piquet.cli.main import main
+from piquet.cli.stakes import parse_figures
+from piquet.core.rules import RUBICON
+from piquet.records.record import load_record, replay
+from piquet.stakes.settlement import (
     CUSTOMS,
     FARTHINGS_A_POUND,
     FARTHINGS_A_SHILLING,
@@ -46,7 +47,6 @@ from piquet.stakes import (
     to_csv,
     to_json,
 )
-from piquet.stakes_cli import parse_figures
 
 DATA = Path(__file__).parent / "data"
 P101 = DATA / "scoring-card-p101.json"

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from piquet.arena import rate_interval
-from piquet.cli import main
-from piquet.events import ELDER, S_PIQUE, S_REPIQUE, YOUNGER
-from piquet.odds import wilson
-from piquet.stats import (
+from piquet.cli.main import main
+from piquet.core.events import ELDER, S_PIQUE, S_REPIQUE, YOUNGER
+from piquet.odds.chances import wilson
+from piquet.study.arena import rate_interval
+from piquet.study.stats import (
     clustered_rate,
     load_stats,
     median_interval,
@@ -217,7 +217,7 @@ def test_the_documented_run_is_the_saved_run() -> None:
     import gzip
     from pathlib import Path
 
-    from piquet.stats import format_stats
+    from piquet.study.stats import format_stats
 
     root = Path(__file__).resolve().parent.parent
     with gzip.open(root / "docs/stats/search-v-search.jsonl.gz", "rt", encoding="utf-8") as f:

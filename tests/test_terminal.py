@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from piquet import terminal
-from piquet.cards import FULL_PACK, card_name, card_words, cards_of
-from piquet.cli import build_parser
-from piquet.observation import Observation
-from piquet.partie import Partie
-from piquet.players import Player
-from piquet.record import load_record
-from piquet.terminal import TerminalTable, run_play
+from piquet.cli import terminal
+from piquet.cli.main import build_parser
+from piquet.cli.terminal import TerminalTable, run_play
+from piquet.core.cards import FULL_PACK, card_name, card_words, cards_of
+from piquet.core.observation import Observation
+from piquet.core.partie import Partie
+from piquet.players.base import Player
+from piquet.records.record import load_record
 
 CARD = re.compile(r"(?<![\w])(?:10|[AKQJ987])[SHCD](?![\w])")
 #: How a finished partie ends (Laws 71-73).
@@ -104,7 +104,7 @@ def args(*argv: str) -> argparse.Namespace:
 def play(monkeypatch: pytest.MonkeyPatch, *argv: str, **person: Any) -> tuple[int, str, Person]:
     """Run ``piquet play`` with the scripted person at the keyboard: the exit code and the output."""
     out = io.StringIO()
-    console = Console(file=out, width=100)
+    console = Console(file=out, width=200)
     typist = Person(out, **person)
     monkeypatch.setattr("builtins.input", typist)
     code = run_play(args(*argv), console=console)
@@ -360,7 +360,7 @@ def test_the_table_is_a_player() -> None:
 def test_a_computer_that_cannot_choose_is_reported_and_the_record_kept(monkeypatch: pytest.MonkeyPatch,
                                                                       tmp_path: Path) -> None:
     """A fault of a level ends the game with a message, not a traceback; the record is kept to resume."""
-    from piquet.players import SimplePlayer
+    from piquet.players.base import SimplePlayer
 
     class Failing(SimplePlayer):
         calls = 0

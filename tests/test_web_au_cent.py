@@ -20,17 +20,17 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
-from piquet.actions import Action, Discard
-from piquet.events import ELDER, GAME, PLAY, YOUNGER
-from piquet.game import cut_rng
-from piquet.observation import Observation
-from piquet.partie import cut_for_deal
-from piquet.record import PartieRecord, replay
-from piquet.rules import RUBICON, rules_named
+from piquet.core.actions import Action, Discard
+from piquet.core.events import ELDER, GAME, PLAY, YOUNGER
+from piquet.core.observation import Observation
+from piquet.core.partie import cut_for_deal
+from piquet.core.rules import RUBICON, rules_named
+from piquet.players.runner import cut_rng
+from piquet.records.record import PartieRecord, replay
+from piquet.talk.words import settlement_words
 from piquet.web.rewind import replay_frames
 from piquet.web.store import Store, database_url
 from piquet.web.table import Seat, Table
-from piquet.words import settlement_words
 from test_web import (
     Message,
     check_log,

@@ -24,10 +24,10 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
-from piquet.cards import card_name, card_words, cards_of
-from piquet.chouette import PAIR_SEAT, SINGLE_SEAT, ChouetteMatch, Places
-from piquet.partie import Partie
-from piquet.rules import FOUR_DEAL, RUBICON, Rules
+from piquet.core.cards import card_name, card_words, cards_of
+from piquet.core.partie import Partie
+from piquet.core.rules import FOUR_DEAL, RUBICON, Rules
+from piquet.stakes.chouette import PAIR_SEAT, SINGLE_SEAT, ChouetteMatch, Places
 from piquet.web.app import create_app
 from piquet.web.chouette import ChouetteMessage, ChouetteTable, decode_chouette_message
 from piquet.web.protocol import ProtocolError, decode_action, error_message
@@ -469,7 +469,7 @@ def test_the_rotation_after_a_win_and_after_a_loss() -> None:
 
 def test_the_cut_of_three() -> None:
     """The highest card plays alone, the lowest advises (p. 106); ace high, no two of a rank."""
-    from piquet.cards import rank_of
+    from piquet.core.cards import rank_of
 
     for seed in range(30):
         t = ChouetteTable.new("c", [Seat("human", n, joined=True) for n in NAMES], seed, FOUR_DEAL)

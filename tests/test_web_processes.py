@@ -34,7 +34,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketState
 
-from piquet.record import PartieRecord, replay
+from piquet.records.record import PartieRecord, replay
 from piquet.web.app import MAX_OUTBOX, Connection, create_app
 from piquet.web.store import Mark, SeatRow, Store, TableRow
 from test_web import check_log, choose_to_deal, new_table, random_action, receive, seed_where, ws_path

@@ -24,13 +24,13 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
-from piquet.cards import card_name, cards_of
-from piquet.deal import Deal
-from piquet.events import ELDER, SCORE_KINDS, YOUNGER
-from piquet.game import cut_rng
-from piquet.partie import Partie, cut_for_deal
-from piquet.record import PartieRecord, replay
-from piquet.rules import FOUR_DEAL, RUBICON
+from piquet.core.cards import card_name, cards_of
+from piquet.core.deal import Deal
+from piquet.core.events import ELDER, SCORE_KINDS, YOUNGER
+from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.rules import FOUR_DEAL, RUBICON
+from piquet.players.runner import cut_rng
+from piquet.records.record import PartieRecord, replay
 from piquet.web.protocol import view
 from piquet.web.rewind import replay_frames
 from piquet.web.store import SeatRow, Store, TableRow, database_url

@@ -3,7 +3,7 @@
 Through the API: the scoring card of p. 101 given deal by deal (A wins 75 points, 5s at ten shillings a
 hundred), the chouette of p. 102 (A wins 15s, C 30s, B pays 45s), a table played over the websocket and
 settled by its id (its totals those of its stored record), a table in progress refused without a word
-of its cards, and every bad input answered 400 with the message of ``piquet.stakes``.  The page is
+of its cards, and every bad input answered 400 with the message of ``piquet.stakes.settlement``.  The page is
 served and loads its script; with Playwright and Debian's chromium, one test fills the form in a browser.
 """
 
@@ -22,8 +22,8 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
-from piquet.record import PartieRecord, replay
-from piquet.stakes import FARTHINGS_A_SHILLING, CardPartie, from_json
+from piquet.records.record import PartieRecord, replay
+from piquet.stakes.settlement import FARTHINGS_A_SHILLING, CardPartie, from_json
 from test_web import cards_named, new_table, play_against_computer, stored, until_my_turn, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")

@@ -24,14 +24,14 @@ from math import comb, sqrt
 import pytest
 
 from piquet import Deal, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Phase, Play, observe
-from piquet.actions import Action
-from piquet.cards import COURT_CARDS, FULL_PACK, SUIT_MASKS, CardSet, Mask, cards_of, parse_card, parse_cards
-from piquet.combinations import point_key
-from piquet.deal import full_declarations
-from piquet.events import LOOK, PLAY, SCORE, SHOW, YOUNGER
-from piquet.observation import Observation
-from piquet.players import Player, RandomPlayer, SimplePlayer
-from piquet.worlds import Knowledge, World, consistent, discard_likelihood, rebuild, sample_worlds
+from piquet.core.actions import Action
+from piquet.core.cards import COURT_CARDS, FULL_PACK, SUIT_MASKS, CardSet, Mask, cards_of, parse_card, parse_cards
+from piquet.core.combinations import point_key
+from piquet.core.deal import full_declarations
+from piquet.core.events import LOOK, PLAY, SCORE, SHOW, YOUNGER
+from piquet.core.observation import Observation
+from piquet.players.base import Player, RandomPlayer, SimplePlayer
+from piquet.players.worlds import Knowledge, World, consistent, discard_likelihood, rebuild, sample_worlds
 
 E, Y = 0, 1
 DECLARING = {

@@ -6,13 +6,13 @@ sequences, quatorzes and trios), ``deal`` (one deal as a state machine),
 Records, players and the terminal stand outside it and import it.
 """
 
-from .actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from .cards import Card, CardSet, card_name, parse_card
-from .deal import Deal, IllegalAction, Phase
-from .events import ELDER, YOUNGER
-from .observation import Observation, observe
-from .partie import Partie
-from .rules import FOUR_DEAL, RUBICON, Rules
+from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from piquet.core.cards import Card, CardSet, card_name, parse_card
+from piquet.core.deal import Deal, IllegalAction, Phase
+from piquet.core.events import ELDER, YOUNGER
+from piquet.core.observation import Observation, observe
+from piquet.core.partie import Partie
+from piquet.core.rules import FOUR_DEAL, RUBICON, Rules
 
 __all__ = [
     "Card", "CardSet", "Deal", "DeclarePoint", "DeclareSequences", "DeclareSets", "Discard",

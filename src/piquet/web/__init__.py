@@ -2,6 +2,6 @@
 
 ``protocol`` turns actions and observations into the JSON of the shared spec, ``table`` is a
 partie at a table with its seats, ``store`` keeps the tables, ``app`` serves them and
-``serve`` runs the server.  The core (``piquet.deal``, ``piquet.partie`` ...) never imports this
+``serve`` runs the server.  The core (``piquet.core.deal``, ``piquet.core.partie`` ...) never imports this
 package.
 """

@@ -38,11 +38,12 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..chouette import ChouetteError
-from ..game import new_seed
-from ..levels import level_named
-from ..record import RecordError
-from ..rules import Rules, rules_named
+from piquet.core.rules import Rules, rules_named
+from piquet.players.levels import level_named
+from piquet.players.runner import new_seed
+from piquet.records.record import RecordError
+from piquet.stakes.chouette import ChouetteError
+
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .protocol import ClientMessage, ProtocolError, decode_message, error_message
 from .rewind import routes as rewind_routes

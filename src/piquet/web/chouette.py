@@ -4,7 +4,7 @@ consultation, one playing and one advising.
 A ``ChouetteTable`` is to a chouette what ``Table`` is to a partie of two: it holds no socket and no
 database; it checks and applies what a seat sends (its place, the version it answers, the laws), has the
 computer seats choose and advise from their observation only, writes its document
-(``ChouetteMatch.to_json``) and is rebuilt from it.  The rules are ``piquet.chouette``'s
+(``ChouetteMatch.to_json``) and is rebuilt from it.  The rules are ``piquet.stakes.chouette``'s
 (``ChouetteMatch``): the cut of three, the places and their rotation, the suggestions; this module adds
 the seats, the views and the messages of the browser.
 
@@ -26,14 +26,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action
-from ..cards import card_name, card_words
-from ..chouette import ChouetteError, ChouetteMatch, Places, Suggestion
-from ..levels import make_player
-from ..observation import Observation
-from ..players import Player
-from ..rules import Rules
-from ..stakes import ChouettePartie, ChouetteSession, scoring_card_html, to_json
+from piquet.core.actions import Action
+from piquet.core.cards import card_name, card_words
+from piquet.core.observation import Observation
+from piquet.core.rules import Rules
+from piquet.players.base import Player
+from piquet.players.levels import make_player
+from piquet.stakes.chouette import ChouetteError, ChouetteMatch, Places, Suggestion
+from piquet.stakes.settlement import ChouettePartie, ChouetteSession, scoring_card_html, to_json
+
 from .protocol import (
     ChooseDeal,
     ProtocolError,

@@ -1,4 +1,4 @@
-"""The web table's protocol: ACTION JSON to and from ``piquet.actions``, and the VIEW a seat is sent.
+"""The web table's protocol: ACTION JSON to and from ``piquet.core.actions``, and the VIEW a seat is sent.
 
 The shared spec (issue 5) fixes the routes, the messages, ACTION and VIEW.  ``view(partie,
 seat, ...)`` is the only way a view is made: it starts from ``Observation.to_json()`` of that
@@ -98,14 +98,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from ..cards import Card, CardError, Mask, card_name, cards_of, parse_card
-from ..deal import Deal, Phase, declaration_key, legal_iter
-from ..events import ELDER, PLAY, ROLES, SCORE_KINDS, YOUNGER, Event
-from ..observation import Observation, PartieContext, observe
-from ..partie import Partie
-from ..rules import AuCentRules, Game, Rules
-from ..words import settlement_words
+from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from piquet.core.cards import Card, CardError, Mask, card_name, cards_of, parse_card
+from piquet.core.deal import Deal, Phase, declaration_key, legal_iter
+from piquet.core.events import ELDER, PLAY, ROLES, SCORE_KINDS, YOUNGER, Event
+from piquet.core.observation import Observation, PartieContext, observe
+from piquet.core.partie import Partie
+from piquet.core.rules import AuCentRules, Game, Rules
+from piquet.talk.words import settlement_words
 
 SEATS = ("A", "B")
 STATUSES = ("waiting", "playing", "finished")

@@ -21,7 +21,7 @@ Who may see what (the laws hide the hands, the discards and the stock; Laws 21-2
   that step (``observation.observe``): his own cards, the cards of the stock he saw, the cards
   shown, played or announced, and counts of the rest.  No frame goes past the current version.
 
->>> from piquet.partie import Partie
+>>> from piquet.core.partie import Partie
 >>> doc = replay_frames(Partie(), {"A": "Ann", "B": "Bob"})
 >>> doc["steps"], doc["frames"]
 (0, [])
@@ -41,14 +41,15 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..cards import FULL_PACK, Card, Mask, card_name, cards_of, format_cards, mask_of
-from ..deal import Deal, Phase
-from ..events import ELDER, EXCHANGE, LOOK, PLAY, ROLES, SCORE_KINDS, SHOW, YOUNGER, Event
-from ..game import cut_rng
-from ..observation import observe
-from ..partie import Partie, cut_for_deal
-from ..record import PartieRecord, RecordError, replay
-from ..words import Narrator, settlement_words
+from piquet.core.cards import FULL_PACK, Card, Mask, card_name, cards_of, format_cards, mask_of
+from piquet.core.deal import Deal, Phase
+from piquet.core.events import ELDER, EXCHANGE, LOOK, PLAY, ROLES, SCORE_KINDS, SHOW, YOUNGER, Event
+from piquet.core.observation import observe
+from piquet.core.partie import Partie, cut_for_deal
+from piquet.players.runner import cut_rng
+from piquet.records.record import PartieRecord, RecordError, replay
+from piquet.talk.words import Narrator, settlement_words
+
 from .protocol import SEATS, cut_json, last_trick
 from .store import Store, TableRow
 from .table import Seat

@@ -19,7 +19,7 @@ The stake is optional (without it only the points are settled); the custom is on
 The answer: the card as an HTML table (``scoring_card_html``), the result and the settlement in
 words, the settlement for each player (points, money in farthings and in words) and the CSV and
 JSON exports (``to_csv``, ``to_json``) as strings.  Every bad input is answered 400 with
-``{"error": "..."}``, the message being the one ``piquet.stakes`` gives; a table that does not
+``{"error": "..."}``, the message being the one ``piquet.stakes.settlement`` gives; a table that does not
 exist is 404.  A table whose partie is in progress is refused (400) and nothing of it is read
 but its status: its cards stay hidden.
 
@@ -42,8 +42,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..record import PartieRecord, RecordError, replay
-from ..stakes import (
+from piquet.records.record import PartieRecord, RecordError, replay
+from piquet.stakes.settlement import (
     FIFTY,
     CardPartie,
     ChouetteSession,
@@ -59,6 +59,7 @@ from ..stakes import (
     to_csv,
     to_json,
 )
+
 from .store import Store
 
 log = logging.getLogger("piquet.web")
@@ -234,7 +235,7 @@ def _request_card(store: Store, body: dict[str, Any]) -> Session | ChouetteSessi
 
 def settle_request(store: Store, body: object) -> Settled:
     """The card of a request's parties and its settlement; ``SettleError`` (or the ``ValueError`` of
-    ``piquet.stakes``) says what is wrong.  Reads the store: call it off the event loop."""
+    ``piquet.stakes.settlement``) says what is wrong.  Reads the store: call it off the event loop."""
     if not isinstance(body, dict):
         raise SettleError("the body is a JSON object: {\"parties\": [...], \"stake\": \"10s a hundred\", "
                           "\"custom\": \"fifty\"}")
@@ -334,7 +335,7 @@ async def settle_json(request: Request) -> Response:
         doc = answer(settled)
     except SettleError as e:
         return _error(e.status, str(e))
-    except ValueError as e:  # the messages of piquet.stakes
+    except ValueError as e:  # the messages of piquet.stakes.settlement
         return _error(400, str(e))
     return JSONResponse(doc, headers={"Cache-Control": "no-store"})
 

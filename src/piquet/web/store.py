@@ -1,8 +1,8 @@
 """Where tables are kept: SQLAlchemy Core, SQLite by default, PostgreSQL by URL.
 
 One row per table holds its seats (the persons' tokens hashed), its seed, its status, its
-version and its record (``piquet.record``); one row per chouette (p. 106) its three seats, its
-version and its document (``piquet.chouette``).  An action is saved by one ``UPDATE`` that also
+version and its record (``piquet.records.record``); one row per chouette (p. 106) its three seats, its
+version and its document (``piquet.stakes.chouette``).  An action is saved by one ``UPDATE`` that also
 checks the version the table had when it was loaded (``WHERE version = :old``): a table changed
 meanwhile by another server process is not overwritten.  ``marks`` tells a process which of its
 tables another process has changed.  Nothing here is SQLite-only SQL; a

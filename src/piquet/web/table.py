@@ -18,16 +18,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, Play
-from ..cards import Card, Mask
-from ..deal import Deal, IllegalAction
-from ..game import cut_rng, deal_rng
-from ..levels import make_player
-from ..observation import Observation
-from ..partie import Partie, cut_for_deal, first_dealer_after_cut, other_seat
-from ..players import Player
-from ..record import PartieRecord, record_of, replay
-from ..rules import Rules
+from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, Play
+from piquet.core.cards import Card, Mask
+from piquet.core.deal import Deal, IllegalAction
+from piquet.core.observation import Observation
+from piquet.core.partie import Partie, cut_for_deal, first_dealer_after_cut, other_seat
+from piquet.core.rules import Rules
+from piquet.players.base import Player
+from piquet.players.levels import make_player
+from piquet.players.runner import cut_rng, deal_rng
+from piquet.records.record import PartieRecord, record_of, replay
+
 from .protocol import ChooseDeal, WireAction, cut_view, state_message, view
 
 log = logging.getLogger("piquet.web")

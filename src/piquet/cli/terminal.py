@@ -1,0 +1,900 @@
+"""The terminal table: a person (seat A) plays a partie against the computer (seat B).
+
+The table renders what the engine says and sends the person's choices back:
+it holds no rules.  What it shows of the deal comes from the person's own
+observation (``partie.observation("A")``), so the computer's cards appear only
+when the laws let him see them: played, called good or equal, or shown as a
+carte blanche.  The calling is told in the game's words (``words.Narrator``).
+Answers are read with ``input()``, so a game can be scripted; ``help`` at any
+prompt lists what may be typed and ``quit`` (or the end of input) saves the
+record, when one is kept, and leaves.
+
+At Piquet au cent (``--rules au-cent``, with ``--agree`` for its options) the
+table says what differs: the lower cut deals, by twos, with no choice; the
+younger may discard nothing; the running score is the game's, a hundred up,
+with the games won beside it; a game won stops the deal, and the partie is
+three games out of five, a double counting two (p. 16-20).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from piquet.core.cards import (
+    DIAMONDS,
+    FULL_PACK,
+    HEARTS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    Card,
+    CardError,
+    Mask,
+    card_name,
+    card_symbol,
+    card_words,
+    cards_of,
+    mask_of,
+    parse_card,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
+from piquet.core.combinations import (
+    point_key,
+    sequence_key,
+    sequence_name,
+    set_key,
+    set_name,
+    suit_of_mask,
+)
+from piquet.core.deal import IllegalAction, Phase, full_declarations
+from piquet.core.events import (
+    CALL_POINT,
+    CALL_SEQUENCE,
+    CALL_SET,
+    CALL_VALUE,
+    ELDER,
+    EXCHANGE,
+    LOOK,
+    PLAY,
+    POINT,
+    S_PLAY,
+    SCORE,
+    SEQUENCES,
+    YOUNGER,
+)
+from piquet.core.observation import Observation, first_card
+from piquet.core.partie import Partie, other_seat
+from piquet.core.rules import RUBICON, Rules, rules_named
+from piquet.players.base import DECLARING, Player, SimplePlayer
+from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
+from piquet.players.runner import GameListener, PartieRunner, new_seed
+from piquet.records.record import RecordError, load_record, record_of, replay
+from piquet.records.replay import deal_games, game_won_words, tally_words
+from piquet.talk.words import Narrator, number_words, settlement_words
+
+HUMAN, COMPUTER = "A", "B"
+_CATEGORY_NAMES = ("point", "sequences", "quatorzes and trios")
+_SCORE_ROWS = ("Carte blanche", "Point", "Sequences", "Quatorzes and trios", "Play", "The cards",
+               "Pique", "Repique")
+_COMMON_HELP = (
+    ("hand", "your hand, your discard and the cards taken in"),
+    ("score", "the score of this deal and of the partie"),
+    ("tricks", "the tricks played so far"),
+    ("hint", "what the computer would do in your place"),
+    ("quit", "stop here (the record is saved when you play with --record)"),
+)
+_NONE = {"none", "nothing", "no", "n", "pass", "-"}
+_YES = {"y", "yes"}
+#: Third-person narration turned to the second person, when the person is called "You".
+_YOU_VERBS = re.compile(r"\bYou (shows|discards|looks|leads|plays|adds|does|reaches)\b")
+_SECOND_PERSON = {"does": "do", "reaches": "reach"}
+
+
+class Quit(Exception):
+    """The person asked to stop (``quit``, or the end of input)."""
+
+
+class ComputerFailed(Exception):
+    """The computer player could not choose: a fault of its level, reported without losing the partie."""
+
+
+class GuardedPlayer:
+    """A computer player whose failure to choose is reported as ``ComputerFailed``, not as a crash."""
+
+    def __init__(self, player: Player, level: str) -> None:
+        self.player = player
+        self.level = level
+
+    def choose(self, obs: Observation) -> Action:
+        try:
+            return self.player.choose(obs)
+        except Exception as e:  # any fault of the level: the table reports it and keeps the record
+            raise ComputerFailed(f"the computer ({self.level}) could not choose: {type(e).__name__}: {e}") from e
+
+    def choose_deal(self, won_cut: bool) -> bool:
+        return self.player.choose_deal(won_cut)
+
+    def deal_by(self) -> int:
+        return self.player.deal_by()
+
+
+def _second_person(text: str) -> str:
+    """``You discards five and takes in five`` -> ``You discard five and take in five``."""
+    if "You " not in text:
+        return text
+    text = _YOU_VERBS.sub(lambda m: "You " + _SECOND_PERSON.get(m.group(1), m.group(1)[:-1]), text)
+    if text.startswith("You "):
+        text = text.replace(" and takes in ", " and take in ").replace(" he left", " you left")
+    return text
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def save_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename: never half a file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".piquet-", suffix=".tmp")
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class TerminalTable(GameListener):
+    """The person's side of the table: a ``Player`` who asks at the terminal, and the runner's listener.
+
+    The person sees the observation of ``seat`` (A in ``piquet play``; at a chouette, A alone or B with
+    the pair, ``chouette_terminal``)."""
+
+    def __init__(self, console: Console, names: dict[str, str], symbols: bool = False,
+                 save: Callable[[Partie], None] | None = None, echo: bool | None = None,
+                 rules: Rules = RUBICON, seat: str = HUMAN) -> None:
+        self.console = console
+        self.names = names
+        self.me, self.them = seat, other_seat(seat)  # the seat whose observation the person sees
+        # How the table speaks of the others and of the hand it shows (a chouette changes them).
+        self.adversary = "the computer"
+        self.acting: str | None = None  # who holds the hand shown, when not the person (he advises him)
+        self.choice_law = "Law 4"
+        self.rules = rules
+        self.symbols = symbols
+        self.save = save
+        self.advisor = SimplePlayer()
+        self.narrator = Narrator()
+        self.told = 0  # events of the deal in progress already told
+        self.led = -1  # the card led to the trick in progress, as told
+        self.again = False  # the last answer was refused: ask again without the preamble
+        self.role_names = ("", "")
+        self.human_role = ELDER
+        self.cut_winner = self.me
+        self.save_failed = False
+        # Answers read from a file or a pipe are not echoed by the terminal: show them.
+        self.echo = not sys.stdin.isatty() if echo is None else echo
+
+    # ------------------------------------------------------------ showing cards
+
+    def card(self, c: Card) -> str:
+        text = card_symbol(c) if self.symbols else card_name(c)
+        return f"[red]{text}[/]" if suit_of(c) in (HEARTS, DIAMONDS) else text
+
+    def cards(self, cards: Iterable[Card] | Mask) -> str:
+        seq = cards_of(cards) if isinstance(cards, int) else list(cards)
+        return " ".join(self.card(c) for c in seq) if seq else "none"
+
+    def hand(self, mask: Mask) -> str:
+        """A hand suit by suit (spades, hearts, clubs, diamonds), high cards first."""
+        return "   ".join(self.cards(mask & m) for m in SUIT_MASKS if mask & m)
+
+    def your(self) -> str:
+        """Whose hand is shown: ``Your``, or at a chouette the hand of the player the person advises."""
+        return f"{self.acting}'s" if self.acting else "Your"
+
+    def we(self, verb: str, third: str, start: bool = True) -> str:
+        """``You deal``, or ``Cy deals`` when the hand shown is Cy's."""
+        if self.acting:
+            return f"{self.acting} {third}"
+        return f"{'You' if start else 'you'} {verb}"
+
+    @property
+    def _s(self) -> str:
+        """The verb's ending after ``self.adversary``: "the computer sees", "Bob and Cy see"."""
+        return "" if " and " in self.adversary else "s"
+
+    def say(self, text: str = "", style: str | None = None) -> None:
+        self.console.print(text, style=style, highlight=False)
+
+    def name(self, seat: str) -> str:
+        return self.names[seat]
+
+    # ------------------------------------------------------------ asking
+
+    def ask(self, prompt: str, obs: Observation | None = None, help_lines: Sequence[tuple[str, str]] = ()
+            ) -> str:
+        """Read an answer; ``help``, ``hand``, ``score``, ``tricks`` and ``hint`` are answered here."""
+        while True:
+            try:
+                line = self.console.input(f"[bold]{prompt}[/] › ")
+            except (EOFError, KeyboardInterrupt):
+                self.say()
+                raise Quit from None
+            if self.echo:
+                self.say(escape(line.strip()), style="bold")
+            text = line.strip()
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
+                raise Quit
+            if word in ("help", "?", "h"):
+                self.show_help(help_lines, obs is not None)
+            elif obs is not None and word == "hand":
+                self.show_hand(obs, full=True)
+            elif obs is not None and word == "score":
+                self.show_score(obs)
+            elif obs is not None and word == "tricks":
+                self.show_tricks(obs)
+            elif obs is not None and word == "hint":
+                self.hint(obs)
+            else:
+                return text
+
+    def hint(self, obs: Observation) -> None:
+        """What the advisor would do; if it cannot answer here, say so and play on."""
+        try:
+            action = self.advisor.choose(obs)
+        except Exception as e:  # a fault of the advising level must not end the person's game
+            self.error(f"No hint: the advisor cannot answer here ({type(e).__name__}: {e}).")
+            return
+        self.say(f"Hint: {self.describe(action)}", style="italic")
+
+    def show_help(self, help_lines: Sequence[tuple[str, str]], in_deal: bool) -> None:
+        table = Table(box=None, show_header=False, padding=(0, 2))
+        for what, means in help_lines:
+            table.add_row(f"[bold]{escape(what)}[/]", means)
+        for what, means in _COMMON_HELP:
+            if in_deal or what in ("quit",):
+                table.add_row(f"[bold]{what}[/]", means)
+        table.add_row("[bold]help[/]", "this list")
+        self.console.print(table)
+
+    def rejected(self, error: IllegalAction) -> None:
+        """The engine refused the person's action: say why; the question is asked again."""
+        self.say(f"Not allowed: {escape(str(error))}", style="red")
+        self.again = True
+
+    def error(self, text: str) -> None:
+        self.say(escape(text), style="red")
+
+    def describe(self, action: Action) -> str:
+        """An action in words, as a hint."""
+        if isinstance(action, Discard):
+            return f"discard {self.cards(action.cards)}" if action.cards else "discard nothing (p. 17)"
+        if isinstance(action, LookAtLeft):
+            return "look at the cards left" if action.look else "do not look at the cards left"
+        if isinstance(action, Play):
+            return f"play {self.card(action.card)}"
+        if isinstance(action, DeclarePoint):
+            return f"call {self.cards(action.cards)}" if action.cards else "call no point"
+        items = action.runs if isinstance(action, DeclareSequences) else action.sets
+        return "call " + ", ".join(self.cards(m) for m in items) if items else "call nothing"
+
+    # ------------------------------------------------------------ the Player protocol
+
+    def choose_deal(self, won_cut: bool) -> bool:
+        answer = self.ask(f"You have the choice ({self.choice_law}). Deal first? \\[Y/n]", help_lines=(
+            ("y or Enter", "deal first: the first dealer is elder hand in the last deal (p. 108)"),
+            ("n", f"let {self.adversary} deal: you are elder hand in the first deal")))
+        while answer.lower() not in _YES | {"", "n", "no"}:
+            answer = self.ask("Deal first? Answer y or n")
+        return answer.lower() in _YES | {""}
+
+    def deal_by(self) -> int:
+        help_lines = (("2 or Enter", "deal two cards at a time"), ("3", "deal three cards at a time"))
+        answer = self.ask("Deal by two or by three cards at a time, for the whole partie (Law 9)? \\[2/3]",
+                          help_lines=help_lines)
+        while answer not in ("", "2", "3"):
+            answer = self.ask("Answer 2 or 3", help_lines=help_lines)
+        return 3 if answer == "3" else 2
+
+    def choose(self, obs: Observation) -> Action:
+        p = obs.phase
+        again, self.again = self.again, False
+        if p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):
+            return self.ask_discard(obs, again)
+        if p in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
+            return self.ask_look(obs)
+        if p in DECLARING:
+            return self.ask_declaration(obs, DECLARING[p], again)
+        return self.ask_play(obs, again)
+
+    def ask_discard(self, obs: Observation, again: bool = False) -> Action:
+        elder = obs.role == ELDER
+        most = obs.max_discard
+        may_keep = obs.min_discard == 0  # Piquet au cent: the younger need not discard (p. 17)
+        if not again:
+            self.say()
+            self.show_hand(obs)
+            who = "Elder hand" if elder else "Younger hand"
+            if may_keep:
+                self.say(f"The stock holds {number_words(obs.stock_left)} cards. {who}: exchange up to "
+                         f"{number_words(most)}, or none (p. 17).")
+            else:
+                self.say(f"The stock holds {number_words(obs.stock_left)} cards. {who}: exchange one to "
+                         f"{number_words(most)} (Law {21 if elder else 22}).")
+        help_lines: tuple[tuple[str, str], ...] = (
+            ("cards", f"the cards to put out, e.g. KS 8C 7C ({'up' if may_keep else 'one'} to "
+                      f"{number_words(most)}); you take in as many from the top of the stock"),)
+        if may_keep:
+            help_lines += (("none or Enter", "keep your hand: discard nothing and take nothing in (p. 17)"),)
+        prompt = f"Discard (none, or 1 to {most})" if may_keep else f"Discard (1 to {most})"
+        while True:
+            text = self.ask(prompt, obs, help_lines)
+            if may_keep and (not text or text.lower() in _NONE):
+                return Discard(0)
+            if not text:
+                self.error("Name the cards you put out, e.g. KS 8C 7C.")
+                continue
+            try:
+                cards = parse_cards(text)
+            except CardError as e:
+                self.error(str(e))
+                continue
+            return Discard(mask_of(cards))
+
+    def ask_look(self, obs: Observation) -> Action:
+        elder = obs.role == ELDER
+        # The elder left what he did not take of the top five; the younger, what is still in the stock.
+        count = 5 - obs.taken.bit_count() if elder else obs.stock_left
+        them = "it" if count == 1 else "them"
+        cards = f"{number_words(count)} card{'s' if count > 1 else ''}"
+        if elder:
+            prompt = f"You leave {cards}. Look at {them}? \\[Y/n]"
+            default = True
+            help_lines = (("y or Enter", f"look: you alone see {them} (Law 33)"), ("n", "do not look"))
+        else:
+            prompt = (f"You leave {cards}. Look at {them}? {_capital(self.adversary)} see{self._s} {them} too "
+                      "(Law 36). \\[y/N]")
+            default = False
+            help_lines = (("y", f"look; {self.adversary} see{self._s} {them} too"), ("n or Enter", "nobody sees them"))
+        while True:
+            answer = self.ask(prompt, obs, help_lines).lower()
+            if answer == "":
+                return LookAtLeft(default)
+            if answer in _YES:
+                return LookAtLeft(True)
+            if answer in ("n", "no"):
+                return LookAtLeft(False)
+            self.error("Answer y or n.")
+
+    def ask_declaration(self, obs: Observation, category: int, again: bool = False) -> Action:
+        full = full_declarations(obs.hand)[category]
+        if obs.legal_count() == 1:
+            return full  # nothing to declare in this category
+        p = obs.phase
+        items = _items(full)
+        answering = p in (Phase.YOUNGER_POINT, Phase.YOUNGER_SEQUENCES, Phase.YOUNGER_SETS)
+        if answering and _below_call(obs, category, items[0]):
+            return full  # the call is good against anything held: "Good."
+        if p in (Phase.ELDER_POINT, Phase.ELDER_SEQUENCES, Phase.ELDER_SETS):
+            verb, default = "Call", "call " + ("it" if len(items) == 1 else "them")
+        elif answering:
+            verb, default = "Answer", "declare " + ("it" if len(items) == 1 else "them")
+        else:
+            verb, default = "Reckon", "reckon " + ("it" if len(items) == 1 else "them")
+        if not again:
+            what = _describe_items(category, items, self.cards)
+            if category == POINT:
+                self.say()
+                self.show_hand(obs)
+            if verb == "Reckon":
+                called = ("point", "sequence", "quatorze or trio")[category]
+                self.say(f"{self.name(self.them)} called no {called}. Yours: {what}.")
+            else:
+                self.say(f"{self.your()} {_CATEGORY_NAMES[category]}: {what}.")
+        help_lines = (
+            ("Enter", default),
+            ("none", "declare nothing (sinking it, p. 93)"),
+            ("cards", "declare only these cards, e.g. " + " ".join(card_name(c) for c in cards_of(items[0]))),
+        )
+        while True:
+            text = self.ask(f"{verb}? \\[Enter: {default} · none · or the cards to declare]", obs, help_lines)
+            if text == "":
+                return full
+            if text.lower() in _NONE:
+                return full_declarations(0)[category]  # nothing
+            try:
+                cards = parse_cards(text)
+            except CardError as e:
+                self.error(str(e))
+                continue
+            return _declaration(category, mask_of(cards))
+
+    def ask_play(self, obs: Observation, again: bool = False) -> Action:
+        legal = [a for a in obs.legal_actions() if isinstance(a, Play)]
+        if not again:
+            self.say()
+            self.show_status(obs)
+            self.show_hand(obs)
+        if len(legal) == 1 and obs.lead >= 0:
+            self.say(f"You must play {self.card(legal[0].card)}.", style="italic")
+            return legal[0]
+        if obs.lead < 0:
+            prompt = "Lead"
+            help_lines: tuple[tuple[str, str], ...] = (("card", "the card you lead, e.g. AH"),)
+        else:
+            suit = SUIT_MASKS[suit_of(obs.lead)]
+            options = self.cards(a.card for a in legal) if obs.hand & suit else "any card"
+            prompt = f"Play to the {self.card(obs.lead)} \\[{options}]"
+            help_lines = (("card", "the card you play: follow suit if you can (Law 59); you need not win"),)
+        while True:
+            text = self.ask(prompt, obs, help_lines)
+            try:
+                return Play(parse_card(text))
+            except CardError as e:
+                self.error(str(e) if text else "Name a card, e.g. AH.")
+
+    # ------------------------------------------------------------ showing the deal
+
+    def show_hand(self, obs: Observation, full: bool = False) -> None:
+        self.say(f"{self.your()} hand:  {self.hand(obs.hand)}")
+        if full:
+            if obs.discard:
+                self.say(f"{self.your()} discard:  {self.cards(obs.discard)}")
+            if obs.taken:
+                self.say(f"Taken in:  {self.cards(obs.taken)}")
+            if obs.seen_left:
+                self.say(f"Left in the stock, seen:  {self.cards(obs.seen_left)}")
+            known = obs.adversary_known()
+            if known:
+                self.say(f"{_capital(self.adversary)}'s cards you know of (called or shown):  {self.cards(known)}")
+
+    def show_status(self, obs: Observation) -> None:
+        """The trick, each player's count as he has called it, and the tricks won."""
+        me, them = obs.role, 1 - obs.role
+        won = obs.tricks_won
+        count = self.narrator.count
+        self.say(f"[bold]Trick {obs.trick}[/]   {self.name(self.me)} {count[me]} · "
+                 f"{self.name(self.them)} {count[them]}   tricks {won[me]}–{won[them]}", style="dim")
+
+    def show_score(self, obs: Observation) -> None:
+        me, them = obs.role, 1 - obs.role
+        count = self.narrator.count
+        self.say(f"This deal, as called: {self.name(self.me)} {count[me]}, {self.name(self.them)} {count[them]}.")
+        if obs.partie is not None and obs.rules.goal is not None:
+            p = obs.partie
+            self.say(f"Game {p.game_number} before this deal: {self.game_line(p.scores, p.games)}"
+                     "   (a hundred up; three games out of five, a double counting two).")
+        elif obs.partie is not None:
+            s = obs.partie.scores
+            self.say(f"The partie before this deal: {self.name(self.me)} {s.get(self.me, 0)}, "
+                     f"{self.name(self.them)} {s.get(self.them, 0)} (deal {obs.partie.deal_number} "
+                     f"of {obs.partie.deals_in_partie}).")
+
+    def show_tricks(self, obs: Observation) -> None:
+        plays = [e for e in obs.events if e.kind == PLAY]
+        if not plays:
+            self.say("No card has been played yet.")
+        for i in range(0, len(plays), 2):
+            pair = plays[i:i + 2]
+            text = ", ".join(f"{self.role_names[e.role]} {'leads' if j == 0 else 'plays'} "
+                             f"{self.card(first_card(e.cards))}" for j, e in enumerate(pair))
+            self.say(f"  {i // 2 + 1:>2}. {_second_person(text)}")
+
+    # ------------------------------------------------------------ the listener
+
+    def cut(self, cut_a: Card, cut_b: Card, winner: str) -> None:
+        self.cut_winner = winner
+        cards = (f"{self.name(self.me)} cut the {card_words(cut_a)}, "
+                 f"{self.name(self.them)} the {card_words(cut_b)}.")
+        if not self.rules.higher_cut_chooses:
+            lower = other_seat(winner)
+            self.say(f"The cut for deal (p. 16): {cards} The lower card deals, with no choice: "
+                     f"{self.name(lower)} cut the lower and deal{'' if lower == self.me else 's'} first.")
+            return
+        self.say(f"The cut for deal (Law 4): {cards} "
+                 f"{'You have' if winner == self.me else self.name(self.them) + ' has'} the choice of deal.")
+
+    def dealer_chosen(self, partie: Partie) -> None:
+        dealer = partie.first_dealer
+        if not partie.rules.higher_cut_chooses:
+            self.say(f"{self.name(dealer)} deal{'s' if dealer == self.them else ''} by twos, as the deal always "
+                     "is at Piquet au cent (p. 16); the deal then alternates, whoever wins a game.")
+            return
+        if self.cut_winner == self.them:
+            choice = "elects to deal" if dealer == self.them else "elects to be elder hand"
+            self.say(f"{self.name(self.them)} {choice}.")
+        by = "twos" if partie.deal_by == 2 else "threes"
+        self.say(f"{self.name(dealer)} deal{'s' if dealer == self.them else ''} first, "
+                 f"by {by} for the whole partie (Law 9).")
+
+    def deal_started(self, partie: Partie) -> None:
+        index = len(partie.deals) - 1
+        dealer = partie.dealer(index)
+        mult = partie.rules.multiplier(index)
+        elder_seat = partie.seat(index, ELDER)
+        self.role_names = (self.name(elder_seat), self.name(partie.seat(index, YOUNGER)))
+        self.human_role = partie.role(index, self.me)
+        self.narrator = Narrator(self.role_names)
+        self.told = 0
+        self.led = -1
+        self.say()
+        you = f"{self.we('are', 'is', start=False)} {'elder' if elder_seat == self.me else 'younger'} hand"
+        deals = self.we("deal", "deals") if dealer == self.me else f"{self.name(self.them)} deals"
+        context = partie.context(self.me)
+        s = context.scores
+        if partie.rules.goal is not None:
+            game = deal_games(partie)[index]
+            self.console.rule(f"[bold]Game {game.number} · deal {game.deal}[/] · deal {index + 1} of the partie")
+            if game.deal == 1:
+                self.say(f"Game {game.number} begins, a hundred up: both players at nothing (p. 20).",
+                         style="bold")
+            self.say(f"{deals}; {you}.   Game {game.number}: {self.game_line(s, context.games)}")
+        else:
+            double = " · counts double" if mult > 1 else ""
+            self.console.rule(f"[bold]Deal {index + 1} of {partie.deals_needed}[/]{double}")
+            self.say(f"{deals}; {you}.   Partie: {self.name(self.me)} {s[self.me]} · "
+                     f"{self.name(self.them)} {s[self.them]}")
+        if partie.deals[-1].history:
+            self.say("The deal so far:", style="italic")
+        self.tell(partie)
+        self.save_now(partie)
+
+    def action_applied(self, partie: Partie, seat: str, action: Action) -> None:
+        self.tell(partie)
+        self.save_now(partie)
+
+    def game_line(self, scores: dict[str, int], games: dict[str, int]) -> str:
+        """``You 45 · Computer 30   Games won: You 1 · Computer 0``: the game, where the partie score stands."""
+        return (f"{self.name(self.me)} {scores.get(self.me, 0)} · {self.name(self.them)} "
+                f"{scores.get(self.them, 0)}   Games won: {self.name(self.me)} {games.get(self.me, 0)} · "
+                f"{self.name(self.them)} {games.get(self.them, 0)}")
+
+    def deal_finished(self, partie: Partie) -> None:
+        self.tell(partie)
+        self.show_deal_card(partie, len(partie.deals) - 1)
+
+    def partie_finished(self, partie: Partie) -> None:
+        self.say()
+        self.console.rule("[bold]The partie[/]")
+        self.show_partie_card(partie)
+        self.show_settlement(partie)
+        self.save_now(partie)
+
+    def save_now(self, partie: Partie) -> None:
+        """Save the record; if it cannot be written, say so once and play on."""
+        if self.save is None:
+            return
+        try:
+            self.save(partie)
+        except OSError as e:
+            if not self.save_failed:
+                self.error(f"The record cannot be saved: {e}")
+            self.save_failed = True
+        else:
+            self.save_failed = False
+
+    # ------------------------------------------------------------ telling what happens
+
+    def tell(self, partie: Partie) -> None:
+        """Tell the deal's new events from the person's observation, in the game's words."""
+        obs = partie.observation(self.me)
+        new = obs.events[self.told:]
+        self.told = len(obs.events)
+        me = obs.role
+        # The person asks "Which king do you not reckon?" when he cannot rule out a quatorze
+        # (p. 92); the computer's holding is not known here, so it is never shown asking.
+        held = obs.dealt | obs.taken | obs.seen_left
+        self.narrator.viewer_cards = (held, FULL_PACK) if me == ELDER else (FULL_PACK, held)
+        pending = suffix = ""
+        played_by = -1
+        for e in new:
+            lines = list(self.narrator.lines([e]))
+            if e.kind == EXCHANGE and not e.value:  # Piquet au cent: the younger keeps his hand (p. 17)
+                left = f"; {number_words(e.detail)} left in the stock" if e.detail else ""
+                lines = [(None, f"{self.role_names[e.role]} discards nothing and takes in nothing (p. 17){left}.")]
+            if e.kind == SCORE and e.detail == S_PLAY and pending and lines and e.role == played_by:
+                # The player's count said with the card he played: "Ten."
+                pending += f"  [{self._colour(e.role)}]“{escape(lines[0][1])}”[/]"
+                continue
+            if pending and (lines or e.kind == PLAY):
+                self.say(pending + suffix)
+                pending = suffix = ""
+            if e.kind == PLAY:
+                c = first_card(e.cards)
+                played_by = e.role
+                text = escape(_second_person(lines[0][1])) if lines else ""
+                if self.led < 0:
+                    self.led = c
+                    pending = f"  {text}"
+                else:
+                    wins = suit_of(c) == suit_of(self.led) and c > self.led
+                    winner = e.role if wins else 1 - e.role
+                    mine = winner == me and not self.acting
+                    whose = "your trick" if mine else f"{escape(self.role_names[winner])}'s trick"
+                    pending, suffix = f"    {text}", f"  [dim]— {whose}[/]"
+                    self.led = -1
+                continue
+            for role, text in lines:
+                self.say_line(role, text)
+            if e.kind == EXCHANGE and e.role == me and obs.taken:
+                self.say(f"  {self.we('take', 'takes')} in {self.cards(obs.taken)}.", style="italic")
+            if e.kind == LOOK and e.role == me and e.value and me == ELDER and obs.seen_left:
+                self.say(f"  The cards {self.we('left', 'left', start=False)}: {self.cards(obs.seen_left)}.",
+                         style="italic")
+        if pending:
+            self.say(pending + suffix)
+
+    def _colour(self, role: int) -> str:
+        return "green" if role == self.human_role else "cyan"
+
+    def say_line(self, role: int | None, text: str) -> None:
+        if role is None:
+            self.say("  " + escape(_second_person(text)))
+        else:
+            self.say(f"  [bold {self._colour(role)}]{escape(self.role_names[role])}[/]: “{escape(text)}”")
+
+    # ------------------------------------------------------------ score cards
+
+    def show_deal_card(self, partie: Partie, index: int) -> None:
+        """The deal's score card: each player's scores in the order of Law 67, and the partie."""
+        obs = partie.observation(self.me)
+        me, them = obs.role, 1 - obs.role
+        mine, theirs = obs.scores[me], obs.scores[them]
+        self.say()
+        table = Table(title=f"Deal {index + 1}", box=box.SIMPLE, title_style="bold", show_footer=True)
+        table.add_column("", footer="Total")
+        table.add_column(self.name(self.me), justify="right", footer=str(sum(mine)))
+        table.add_column(self.name(self.them), justify="right", footer=str(sum(theirs)))
+        for k, label in enumerate(_SCORE_ROWS):
+            if mine[k] or theirs[k] or k in (1, 2, 3, 4, 5):
+                table.add_row(label, str(mine[k]), str(theirs[k]))
+        mult = partie.rules.multiplier(index)
+        if mult > 1:
+            s = partie.deal_score(index)
+            table.add_row(f"In the partie (×{mult})", str(s[self.me]), str(s[self.them]))
+        self.console.print(table)
+        s = partie.scores
+        if partie.rules.goal is not None:
+            self.show_game(partie, index)
+            return
+        self.say(f"The partie: {self.name(self.me)} {s[self.me]} · {self.name(self.them)} {s[self.them]}"
+                 f"   ({sum(1 for d in partie.deals if d.is_over)} of {partie.deals_needed} deals played)")
+
+    def show_game(self, partie: Partie, index: int) -> None:
+        """After a deal at Piquet au cent: the game's score, or the game won and the games won (p. 20)."""
+        game = deal_games(partie)[index]
+        if game.won is None:
+            s = game.scores
+            self.say(f"Game {game.number}: {self.name(self.me)} {s[self.me]} · "
+                     f"{self.name(self.them)} {s[self.them]}   (a hundred up)")
+            return
+        self.say(escape(game_won_words(game.won, partie.deals[index], self.names)) + ".", style="bold")
+        self.say(escape(tally_words(partie.games(), self.names)))
+
+    def show_partie_card(self, partie: Partie) -> None:
+        """The partie's score card: each deal as it counts, and the totals (at Piquet au cent, the games)."""
+        if partie.rules.goal is not None:
+            self.show_games_card(partie)
+            return
+        total = partie.scores
+        table = Table(box=box.SIMPLE, show_footer=True)
+        table.add_column("Deal", justify="right", footer="Total")
+        table.add_column("Dealer")
+        table.add_column(self.name(self.me), justify="right", footer=str(total[self.me]))
+        table.add_column(self.name(self.them), justify="right", footer=str(total[self.them]))
+        for i in range(len(partie.deals)):
+            s = partie.deal_score(i)
+            note = "" if partie.deals[i].is_over else " (unfinished)"
+            table.add_row(f"{i + 1}{note}", self.name(partie.dealer(i)), str(s[self.me]), str(s[self.them]))
+        self.console.print(table)
+
+    def show_games_card(self, partie: Partie) -> None:
+        """Piquet au cent: each deal with its game and the game's score after it, then the games won (p. 20)."""
+        table = Table(box=box.SIMPLE)
+        for title in ("Deal", "Game", "Dealer", self.name(self.me), self.name(self.them), "The game"):
+            table.add_column(title, justify="left" if title in ("Dealer", "The game") else "right")
+        for i, g in enumerate(deal_games(partie)):
+            s = partie.deal_score(i)
+            note = "" if partie.deals[i].is_over else " (unfinished)"
+            if g.won is not None:
+                note = f", won by {self.name(g.won.winner)}{' (double)' if g.won.double else ''}"
+            table.add_row(str(i + 1), str(g.number), self.name(partie.dealer(i)), str(s[self.me]),
+                          str(s[self.them]), escape(f"{g.scores[self.me]} to {g.scores[self.them]}{note}"))
+        self.console.print(table)
+        self.say(escape(tally_words(partie.games(), self.names)))
+
+    def show_settlement(self, partie: Partie) -> None:
+        names = {seat: self.name(seat) for seat in (self.me, self.them)}
+        played = sum(1 for d in partie.deals if d.is_over)
+        text = settlement_words(partie.settlement(), partie.scores, partie.rules, names, played, partie.deals_needed)
+        self.say(f"[bold]{text}[/]")
+
+
+# ---------------------------------------------------------------- declarations
+
+
+def _items(action: Action) -> tuple[Mask, ...]:
+    if isinstance(action, DeclarePoint):
+        return (action.cards,) if action.cards else ()
+    if isinstance(action, DeclareSequences):
+        return action.runs
+    assert isinstance(action, DeclareSets)
+    return action.sets
+
+
+def _declaration(category: int, cards: Mask) -> Action:
+    """The declaration of these cards: one point, the sequences they form, the sets of each rank."""
+    if category == POINT:
+        return DeclarePoint(cards)
+    if category == SEQUENCES:
+        runs: list[Mask] = []
+        run = 0
+        for c in sorted(cards_of(cards)):
+            if run and not (suit_of(c) == suit_of(first_card(run)) and run >> (c - 1) & 1):
+                runs.append(run)
+                run = 0
+            run |= 1 << c
+        if run:
+            runs.append(run)
+        return DeclareSequences(tuple(runs))
+    by_rank: dict[int, Mask] = {}
+    for c in cards_of(cards):
+        by_rank[rank_of(c)] = by_rank.get(rank_of(c), 0) | 1 << c
+    return DeclareSets(tuple(by_rank.values()))
+
+
+def _describe_items(category: int, items: Sequence[Mask], show: Callable[[Mask], str]) -> str:
+    """``five cards in hearts, making forty-nine (AH KH QH JH 8H)``."""
+    parts = []
+    for m in items:
+        if category == POINT:
+            n, value = point_key(m)
+            suit = SUIT_NAMES[suit_of_mask(m) or 0]
+            parts.append(f"{number_words(n)} cards in {suit}, making {number_words(value)} ({show(m)})")
+        elif category == SEQUENCES:
+            parts.append(f"{sequence_name(m)} in {SUIT_NAMES[suit_of_mask(m) or 0]} ({show(m)})")
+        else:
+            parts.append(f"{set_name(m)} ({show(m)})")
+    return "; ".join(parts)
+
+
+def _below_call(obs: Observation, category: int, best: Mask) -> bool:
+    """Whether the elder's call beats the best the younger holds, whatever he declares.
+
+    For the point only the number of cards is compared before "What do they make?" (Law 62); at Piquet
+    au cent the elder has called what it makes too (p. 18).
+    """
+    kind = (CALL_POINT, CALL_SEQUENCE, CALL_SET)[category]
+    call = next((e for e in reversed(obs.events) if e.kind == kind), None)
+    if call is None:
+        return False
+    if category == POINT:
+        stated = next((e for e in reversed(obs.events) if e.kind == CALL_VALUE), None)
+        if obs.rules.calls_state_value and stated is not None:
+            return point_key(best) < (call.value, stated.value)
+        return point_key(best)[0] < call.value
+    mine = sequence_key(best) if category == SEQUENCES else set_key(best)
+    return mine < (call.value, call.detail)
+
+
+# ---------------------------------------------------------------- the command
+
+
+def _computer_level(players: dict[str, str] | None) -> str | None:
+    """The level saved in a record's name for seat B, ``Computer (simple)``."""
+    if not players:
+        return None
+    m = re.fullmatch(r".*\(([\w-]+)\)", players.get(COMPUTER, ""))
+    return m.group(1) if m and m.group(1) in LEVEL_NAMES else None
+
+
+def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
+    """``piquet play``: a partie against the computer; 0 when it ends or is left, 2 for bad options."""
+    console = console or Console(highlight=False)
+
+    def fail(message: str) -> int:
+        console.print(f"piquet play: {escape(message)}", style="red", highlight=False)
+        return 2
+
+    partie: Partie | None = None
+    saved: dict[str, str] | None = None
+    seed: int | None = ns.seed
+    resume: str | None = ns.resume
+    if resume:
+        try:
+            record = load_record(resume)
+            partie = replay(record)
+        except RecordError as e:
+            return fail(f"{resume}: {e}")
+        saved = record.players
+        if record.seed is None:
+            console.print("The record has no seed: the deals to come are dealt afresh.", style="italic")
+        elif seed is not None and seed != record.seed:
+            console.print(f"The record's seed {record.seed} is used, not {seed}.", style="italic")
+        seed = record.seed
+    level = ns.level or _computer_level(saved) or DEFAULT_LEVEL
+    agree: list[str] = getattr(ns, "agree", None) or []
+    try:
+        wanted = rules_named(ns.rules or ("rubicon" if partie is None else partie.rules.name), agree)
+        computer = GuardedPlayer(make_player(level, seed), level_named(level).name)
+        level = level_named(level).name
+    except ValueError as e:
+        return fail(str(e))
+    rules = wanted if partie is None else partie.rules
+    if (ns.rules or agree) and wanted != rules:
+        console.print(f"The record's rules are used: {escape(rules.title)}.", style="italic", highlight=False)
+    path: str | None = ns.record or resume
+    if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        return fail(f"cannot save the record to {path}: no such folder")
+    if ns.record and not resume and os.path.exists(ns.record):
+        console.print(f"{escape(ns.record)} exists and will be replaced (--resume continues a saved partie).",
+                      style="italic", highlight=False)
+    the_seed = new_seed() if seed is None else seed
+    human = ns.name or (saved or {}).get(HUMAN) or "You"
+    record_names = {HUMAN: human, COMPUTER: f"Computer ({level})"}
+
+    def save(p: Partie) -> None:
+        assert path is not None
+        save_atomically(path, record_of(p, players=record_names, seed=the_seed).to_json())
+
+    table = TerminalTable(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols,
+                          save=save if path else None, rules=rules)
+    console.print(f"[bold]{rules.title}[/]: {escape(human)} against the computer ({level}). "
+                  f"Seed {the_seed}.", highlight=False)
+    console.print("Cards are named rank then suit: AS, 10H, QC, 7D. Type [bold]help[/] at any prompt.",
+                  highlight=False)
+    if partie is not None:
+        console.print(f"Resuming the partie saved in {escape(resume or '')}.", highlight=False)
+        if any(d.is_over for d in partie.deals):
+            table.show_partie_card(partie)
+    runner = PartieRunner({HUMAN: table, COMPUTER: computer}, the_seed, rules, partie, listener=table)
+    try:
+        runner.run()
+    except ComputerFailed as e:
+        console.print(f"The partie cannot go on: {escape(str(e).rstrip('.'))}.", style="red", highlight=False)
+        if path is not None and runner.partie is not None and runner.partie.deals and not table.save_failed:
+            console.print(f"Saved to {escape(path)}. Carry on with another level: piquet play --resume "
+                          f"{escape(path)} --level simple", highlight=False)
+        return 1
+    except (Quit, KeyboardInterrupt) as stop:
+        started = runner.partie is not None and bool(runner.partie.deals)
+        if started and path is not None and not table.save_failed:
+            if isinstance(stop, Quit):
+                assert runner.partie is not None
+                table.save_now(runner.partie)  # already saved after the last action; once more
+            console.print(f"Saved to {escape(path)}. Carry on with: piquet play --resume {escape(path)}",
+                          highlight=False)
+        else:
+            keep = "" if path is not None else " (play with --record FILE to keep a partie)"
+            console.print(f"The partie is left unfinished{keep}.", highlight=False)
+        if isinstance(stop, KeyboardInterrupt):
+            return 130
+    return 0
+
+
+__all__ = ["ComputerFailed", "GuardedPlayer", "Quit", "TerminalTable", "run_play", "save_atomically"]

@@ -1,0 +1,892 @@
+"""One deal of Rubicon Piquet as a state machine: ``legal_actions()`` and ``apply()``.
+
+The deal runs through the laws' phases in order:
+
+1. the elder hand discards one to five cards and takes in as many (Law 21);
+   if he leaves cards he may look at them (Law 33);
+2. the younger hand discards one up to what is left and takes in (Laws 22, 34);
+3. the calling: the elder calls point, sequences, quatorzes and trios, each
+   answered by the younger with his own declaration in that category, from
+   which his reply follows ("Good", "Equal", "Not good"; Laws 46-49);
+4. the elder leads; before playing, the younger reckons what he has good or
+   equal, declares anything the elder did not call (p. 93), and if he left
+   cards says whether he looks at them (Law 36);
+5. twelve tricks (Laws 57-66), then the cards (Law 66).
+
+Carte blanche is announced at once and shown, and scored, as soon as the
+adversary has discarded (Laws 18-20).  Every point is logged as a ``SCORE``
+event in the order of Law 67, which decides pique and repique (Laws 68-69).
+
+The deal is given its rules (``piquet.core.rules``): Piquet au cent changes the
+younger's discard, the announcing of his carte blanche, the calls and the
+showing, and which cards count in play (p. 16-20); at a game of so many up
+the deal is given the game's scores, and stops when a player reaches the goal
+in Law 67's order of scoring (p. 20).
+
+``undo()`` takes back the last action from a small snapshot: nothing is deep
+copied.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from enum import IntEnum
+from functools import cache
+from itertools import accumulate, combinations, product
+from math import comb
+
+from piquet.core.actions import (
+    PLAYS,
+    Action,
+    DeclarePoint,
+    DeclareSequences,
+    DeclareSets,
+    Discard,
+    LookAtLeft,
+    Play,
+)
+from piquet.core.cards import (
+    RANK_MASKS,
+    SUIT_BYTE_CARDS,
+    SUIT_MASKS,
+    SUITS,
+    TEN,
+    Card,
+    CardError,
+    Mask,
+    card_name,
+    cards_of,
+    format_cards,
+)
+from piquet.core.combinations import (
+    best_point,
+    best_sequences,
+    best_sets,
+    is_carte_blanche,
+    is_point,
+    point_key,
+    point_score,
+    sequence_key,
+    sequence_score,
+    sequences_ok,
+    set_key,
+    set_score,
+    sets_ok,
+)
+from piquet.core.events import (
+    ASK_VALUE,
+    CALL_POINT,
+    CALL_SEQUENCE,
+    CALL_SET,
+    CALL_VALUE,
+    CARTE_BLANCHE,
+    CARTE_BLANCHE_SHOWN,
+    ELDER,
+    EXCHANGE,
+    GAME,
+    LOOK,
+    NAME_SET,
+    PLAY,
+    POINT,
+    REPLY,
+    ROLES,
+    S_CARDS,
+    S_CARTE_BLANCHE,
+    S_PIQUE,
+    S_PLAY,
+    S_POINT,
+    S_REPIQUE,
+    S_SEQUENCES,
+    S_SETS,
+    SCORE,
+    SEQUENCES,
+    SETS,
+    SHOW,
+    YOUNGER,
+    Event,
+)
+from piquet.core.rules import RUBICON, Rules
+
+
+class IllegalAction(ValueError):
+    """An action the laws do not allow here; the message says why and cites the law."""
+
+
+class Phase(IntEnum):
+    ELDER_DISCARD = 0
+    ELDER_LOOK = 1
+    YOUNGER_DISCARD = 2
+    ELDER_POINT = 3
+    YOUNGER_POINT = 4
+    ELDER_SEQUENCES = 5
+    YOUNGER_SEQUENCES = 6
+    ELDER_SETS = 7
+    YOUNGER_SETS = 8
+    YOUNGER_RECKON_POINT = 9
+    YOUNGER_RECKON_SEQUENCES = 10
+    YOUNGER_RECKON_SETS = 11
+    YOUNGER_LOOK = 12
+    PLAY = 13
+    DONE = 14
+
+
+# The phases as plain module constants: an enum's attribute lookup is slow in the hot path.
+(ELDER_DISCARD, ELDER_LOOK, YOUNGER_DISCARD, ELDER_POINT, YOUNGER_POINT, ELDER_SEQUENCES,
+ YOUNGER_SEQUENCES, ELDER_SETS, YOUNGER_SETS, YOUNGER_RECKON_POINT, YOUNGER_RECKON_SEQUENCES,
+ YOUNGER_RECKON_SETS, YOUNGER_LOOK, PLAYING, DONE) = tuple(Phase)
+
+
+_TO_MOVE = {
+    ELDER_DISCARD: ELDER, ELDER_LOOK: ELDER, YOUNGER_DISCARD: YOUNGER,
+    ELDER_POINT: ELDER, YOUNGER_POINT: YOUNGER, ELDER_SEQUENCES: ELDER,
+    YOUNGER_SEQUENCES: YOUNGER, ELDER_SETS: ELDER, YOUNGER_SETS: YOUNGER,
+    YOUNGER_RECKON_POINT: YOUNGER, YOUNGER_RECKON_SEQUENCES: YOUNGER,
+    YOUNGER_RECKON_SETS: YOUNGER, YOUNGER_LOOK: YOUNGER,
+}
+#: For each declaring phase: (category, role).
+_DECLARING = {
+    ELDER_POINT: (POINT, ELDER), YOUNGER_POINT: (POINT, YOUNGER),
+    ELDER_SEQUENCES: (SEQUENCES, ELDER), YOUNGER_SEQUENCES: (SEQUENCES, YOUNGER),
+    ELDER_SETS: (SETS, ELDER), YOUNGER_SETS: (SETS, YOUNGER),
+    YOUNGER_RECKON_POINT: (POINT, YOUNGER),
+    YOUNGER_RECKON_SEQUENCES: (SEQUENCES, YOUNGER),
+    YOUNGER_RECKON_SETS: (SETS, YOUNGER),
+}
+_DECLARATION_TYPES = (DeclarePoint, DeclareSequences, DeclareSets)
+# The same tables indexed by phase number (an enum's hash is slow in the hot path).
+_TO_MOVE_BY_PHASE: tuple[int | None, ...] = tuple(_TO_MOVE.get(Phase(i)) for i in range(len(Phase)))
+_DECLARING_BY_PHASE: tuple[tuple[int, int] | None, ...] = tuple(
+    _DECLARING.get(Phase(i)) for i in range(len(Phase)))
+_HAND_KINDS = (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS)
+_PLAY_PHASE = PLAYING
+_PHASES = tuple(Phase)
+_RECKON_POINT, _RECKON_SETS = int(YOUNGER_RECKON_POINT), int(YOUNGER_RECKON_SETS)
+_AFTER_CATEGORY = (ELDER_SEQUENCES, ELDER_SETS, PLAYING)
+_new_event = tuple.__new__
+
+Declaration = Mask | tuple[Mask, ...]
+# What undo() restores: the play fields, and for other actions the exchange and calls too.
+_Rest = tuple[int, int, int, int, bool | None, bool | None,
+              tuple[Declaration | None, ...], tuple[Declaration | None, ...]]
+_Snapshot = tuple[Phase, int, int, int, int, int, int, int, int, _Rest | None]
+
+
+def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tuple[Card, ...]]:
+    """Deal twelve cards each by twos or threes from a pack, top card first (Law 9).
+
+    The dealer gives the top cards to his adversary (the elder hand), the next to
+    himself, and so on; the eight undealt cards are the stock.
+    """
+    if by not in (2, 3):
+        raise ValueError("the deal is by two or by three cards at a time (Law 9)")
+    seen = 0
+    for c in order:
+        seen |= 1 << c
+    if len(order) != 32 or seen != (1 << 32) - 1:
+        raise CardError("a pack holds the 32 cards, each once")
+    elder = younger = 0
+    step = 2 * by
+    for i in range(0, 24, step):
+        for c in order[i:i + by]:
+            elder |= 1 << c
+        for c in order[i + by:i + step]:
+            younger |= 1 << c
+    return elder, younger, tuple(order[24:])
+
+
+def shuffled_pack(rng: random.Random) -> list[Card]:
+    """The 32 cards in a random order, top first: sorted on random keys (faster than ``shuffle``)."""
+    r = rng.random
+    return sorted(range(32), key=lambda _: r())
+
+
+def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
+    """The strength of a declaration's best item: (0, 0) for nothing."""
+    if not decl:
+        return (0, 0)
+    if category == POINT:
+        assert isinstance(decl, int)
+        return point_key(decl)
+    assert isinstance(decl, tuple)
+    return sequence_key(decl[0]) if category == SEQUENCES else set_key(decl[0])
+
+
+def declaration_of(action: Action) -> Declaration:
+    """What a declaring action declares: a point's cards, or the sequences or sets."""
+    if isinstance(action, DeclarePoint):
+        return action.cards
+    if isinstance(action, DeclareSequences):
+        return action.runs
+    if isinstance(action, DeclareSets):
+        return action.sets
+    raise TypeError(f"{action!r} declares nothing")
+
+
+def declaration_items(category: int, decl: Declaration | None) -> tuple[Mask, ...]:
+    if not decl:
+        return ()
+    return (decl,) if isinstance(decl, int) else decl
+
+
+def item_score(category: int, item: Mask) -> int:
+    if category == POINT:
+        return point_score(item)
+    return sequence_score(item) if category == SEQUENCES else set_score(item)
+
+
+def full_declarations(hand: Mask) -> tuple[DeclarePoint, DeclareSequences, DeclareSets]:
+    """Declare everything the hand holds: its point, every sequence, every set."""
+    return (DeclarePoint(best_point(hand)), DeclareSequences(best_sequences(hand)),
+            DeclareSets(best_sets(hand)))
+
+
+class Deal:
+    """The state of one deal.  Roles are ``ELDER`` (0) and ``YOUNGER`` (1)."""
+
+    __slots__ = (
+        "dealt", "stock", "hands", "discards", "elder_takes", "younger_takes",
+        "elder_looked", "younger_looked", "decl", "phase", "leader", "lead", "trick",
+        "tricks_won", "scores", "totals", "keys", "events", "history", "_undo", "carte_blanche",
+        "rules", "game", "counting",
+    )
+
+    def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card], rules: Rules = RUBICON,
+                 game: tuple[int, int] | None = None) -> None:
+        """The cards dealt and the stock (top first), the rules in force, and at a game of so many up
+        (``rules.goal``) the scores of the game before this deal, by role (elder, younger)."""
+        if elder.bit_count() != 12 or younger.bit_count() != 12 or len(stock) != 8:
+            raise CardError("a deal gives twelve cards to each player and leaves eight in the stock")
+        stock_mask = 0
+        for c in stock:
+            stock_mask |= 1 << c
+        if elder & younger or stock_mask & (elder | younger) or elder | younger | stock_mask != (1 << 32) - 1:
+            raise CardError("a deal must hold each of the 32 cards once")
+        self.dealt = (elder, younger)
+        self.stock = tuple(stock)
+        self.hands = [elder, younger]
+        self.discards = [0, 0]
+        self.elder_takes = -1
+        self.younger_takes = -1
+        self.elder_looked: bool | None = None
+        self.younger_looked: bool | None = None
+        # decl[role][category]: None = not yet declared.
+        self.decl: list[list[Declaration | None]] = [[None, None, None], [None, None, None]]
+        # keys[role][category]: the strength of each declaration, as it is made.
+        self.keys: list[list[tuple[int, int]]] = [[(0, 0)] * 3, [(0, 0)] * 3]
+        self.phase = ELDER_DISCARD
+        self.leader = ELDER
+        self.lead = -1
+        self.trick = 1
+        self.tricks_won = [0, 0]
+        self.scores = [[0] * 8, [0] * 8]
+        self.totals = [0, 0]
+        self.events: list[Event] = []
+        self.history: list[Action] = []
+        self._undo: list[_Snapshot] = []
+        self.rules = rules
+        if (game is None) != (rules.goal is None):
+            raise ValueError("the scores of the game are given when, and only when, the game has a goal")
+        self.game = game
+        self.counting = rules.counting_cards
+        self.carte_blanche = (is_carte_blanche(elder), is_carte_blanche(younger))
+        for role in (ELDER, YOUNGER):
+            # Law 20; at Piquet au cent the younger waits until the elder has discarded (p. 16).
+            if self.carte_blanche[role] and (role == ELDER or rules.younger_announces_at_once):
+                self.events.append(Event(CARTE_BLANCHE, role))
+
+    @classmethod
+    def from_pack(cls, order: Sequence[Card], by: int = 2, rules: Rules = RUBICON,
+                  game: tuple[int, int] | None = None) -> Deal:
+        return cls(*deal_from_pack(order, by), rules=rules, game=game)
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, by: int = 2, rules: Rules = RUBICON,
+                 game: tuple[int, int] | None = None) -> Deal:
+        """A deal from a pack shuffled by ``rng`` (each order equally likely)."""
+        return cls.from_pack(shuffled_pack(rng), by, rules, game)
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def to_move(self) -> int | None:
+        """The role to act, or None when the deal is over."""
+        p = self.phase
+        if p == PLAYING:
+            return self.leader if self.lead < 0 else 1 - self.leader
+        return _TO_MOVE_BY_PHASE[p]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == DONE
+
+    def total(self, role: int) -> int:
+        return self.totals[role]
+
+    @property
+    def game_won(self) -> tuple[int, bool] | None:
+        """At a game of so many up: (the role that reached the goal in this deal, whether a double game)."""
+        for e in reversed(self.events):
+            if e.kind == GAME:
+                return e.role, e.detail == 2
+        return None
+
+    def left_by_elder(self) -> tuple[Card, ...]:
+        """Cards the elder left in the stock (Law 32)."""
+        k = self.elder_takes
+        return self.stock[k:5] if k >= 0 else ()
+
+    def left_by_younger(self) -> tuple[Card, ...]:
+        """Cards still in the stock after the younger has taken in."""
+        if self.younger_takes < 0:
+            return ()
+        return self.stock[self.elder_takes + self.younger_takes:]
+
+    def taken(self, role: int) -> tuple[Card, ...]:
+        if role == ELDER:
+            return self.stock[:self.elder_takes] if self.elder_takes >= 0 else ()
+        if self.younger_takes < 0:
+            return ()
+        return self.stock[self.elder_takes:self.elder_takes + self.younger_takes]
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self)
+
+    def declared(self, role: int, category: int) -> Declaration | None:
+        return self.decl[role][category]
+
+    # ------------------------------------------------------------ checking
+
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` saying why ``action`` is not allowed now, citing the law."""
+        p = self.phase
+        if p == DONE:
+            raise IllegalAction("the deal is over: the cards have been scored (Law 66)")
+        role = self.to_move
+        assert role is not None
+        who = ROLES[role]
+        if p == PLAYING:
+            if not isinstance(action, Play):
+                law = "Law 56: nothing omitted can be reckoned now" if isinstance(action, _DECLARATION_TYPES) \
+                    else "Laws 24, 59"
+                raise IllegalAction(f"the {who} hand must play a card now ({law})")
+            self._verify_play(role, action.card)
+        elif p in (ELDER_DISCARD, YOUNGER_DISCARD):
+            if not isinstance(action, Discard):
+                raise IllegalAction(f"the {who} hand must discard now ({'Law 21' if role == ELDER else 'Law 22'})")
+            self._verify_discard(role, action.cards)
+        elif p in (ELDER_LOOK, YOUNGER_LOOK):
+            if not isinstance(action, LookAtLeft):
+                raise IllegalAction(f"the {who} hand must say whether he looks at the cards he left "
+                                    f"({'Law 33' if role == ELDER else 'Law 36'})")
+        else:
+            category, _ = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
+            kind = _DECLARATION_TYPES[category]
+            if not isinstance(action, kind):
+                what = ("point", "sequences", "quatorzes and trios")[category]
+                law = ("Law 46: the point is called first", "Laws 48-49", "Laws 48-49")[category]
+                raise IllegalAction(f"the {who} hand must declare his {what} now ({law})")
+            self._verify_declaration(role, category, action)
+
+    def _verify_play(self, role: int, c: Card) -> None:
+        hand = self.hands[role]
+        who = ROLES[role]
+        if not hand >> c & 1:
+            name = card_name(c)
+            why = f"{name} is not in the {who} hand"
+            # Whether the adversary or the stock holds it is hidden: the refusal must not tell (Laws 57-58).
+            if any(e.kind == PLAY and e.cards >> c & 1 for e in self.events):
+                raise IllegalAction(f"{why}: it has been played, and a card played cannot be taken up (Law 59)")
+            if self.discards[role] >> c & 1:
+                raise IllegalAction(f"{why}: it is in his discard, which he cannot retake (Laws 24-25)")
+            raise IllegalAction(f"{why}: he plays the cards he holds (Laws 57-58)")
+        if self.lead >= 0:
+            suit = SUIT_MASKS[self.lead >> 3]
+            if hand & suit and not (1 << c) & suit:
+                raise IllegalAction(
+                    f"{card_name(c)} revokes: the {who} hand holds "
+                    f"{('spades', 'hearts', 'clubs', 'diamonds')[self.lead >> 3]} and must follow suit (Law 59 IV)")
+
+    def max_discard(self, role: int) -> int:
+        """Elder up to five (Law 21); younger up to what the elder left him (Laws 22, 34)."""
+        return 5 if role == ELDER else 8 - self.elder_takes
+
+    def min_discard(self, role: int) -> int:
+        """At least one (Laws 21-22); at Piquet au cent the younger need not discard (p. 17)."""
+        return self.rules.min_discard(role)
+
+    def _verify_discard(self, role: int, cards: Mask) -> None:
+        n = cards.bit_count()
+        law = "Law 21" if role == ELDER else "Laws 22, 34"
+        if cards & ~self.hands[role]:
+            missing = cards_of(cards & ~self.hands[role])
+            verb = "is" if len(missing) == 1 else "are"
+            raise IllegalAction(f"{format_cards(missing)} {verb} not in the {ROLES[role]} hand ({law})")
+        hi = self.max_discard(role)
+        lo = self.min_discard(role)
+        if not lo <= n <= hi:
+            if lo:
+                raise IllegalAction(f"the {ROLES[role]} hand must discard at least one card and at most {hi} ({law})")
+            raise IllegalAction(f"the {ROLES[role]} hand may discard at most {hi} cards, or none (p. 17)")
+
+    def _verify_declaration(self, role: int, category: int, action: Action) -> None:
+        hand = self.hands[role]
+        who = ROLES[role]
+        if isinstance(action, DeclarePoint):
+            m = action.cards
+            if m and not is_point(m):
+                raise IllegalAction("a point is called in one suit (Law 62)")
+            items: tuple[Mask, ...] = (m,) if m else ()
+        elif isinstance(action, DeclareSequences):
+            items = action.runs
+            why = sequences_ok(items)
+            if why:
+                raise IllegalAction(f"that declaration {why} (Law 63)")
+        else:
+            assert isinstance(action, DeclareSets)
+            items = action.sets
+            why = sets_ok(items)
+            if why:
+                raise IllegalAction(f"that declaration {why} (Law 64)")
+        for m in items:
+            if m & ~hand:
+                missing = format_cards(cards_of(m & ~hand))
+                raise IllegalAction(f"the {who} hand does not hold {missing} (Law 54: call only what you hold)")
+
+    # ------------------------------------------------------------ acting
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` for the player to move; ``IllegalAction`` if the laws forbid it."""
+        if self.phase is _PLAY_PHASE and type(action) is Play:
+            self._play(action.card)
+            return
+        self.verify(action)
+        self._undo.append((
+            self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
+            self.tricks_won[0], self.tricks_won[1], len(self.events),
+            (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
+             self.elder_looked, self.younger_looked, tuple(self.decl[0]), tuple(self.decl[1])),
+        ))
+        self.history.append(action)
+        p = self.phase
+        if p == ELDER_DISCARD:
+            assert isinstance(action, Discard)
+            self._discard(ELDER, action.cards)
+        elif p == YOUNGER_DISCARD:
+            assert isinstance(action, Discard)
+            self._discard(YOUNGER, action.cards)
+        elif p == ELDER_LOOK:
+            assert isinstance(action, LookAtLeft)
+            self.elder_looked = action.look
+            self.events.append(Event(LOOK, ELDER, 0, int(action.look)))
+            self.phase = YOUNGER_DISCARD
+        elif p == YOUNGER_LOOK:
+            assert isinstance(action, LookAtLeft)
+            self.younger_looked = action.look
+            left = 0
+            if action.look:
+                for c in self.left_by_younger():
+                    left |= 1 << c
+            self.events.append(Event(LOOK, YOUNGER, left, int(action.look)))
+            self._reckon_and_continue()
+        else:
+            self._declare(p, action)
+
+    def undo(self) -> Action:
+        """Take back the last action and return it."""
+        if not self._undo:
+            raise IllegalAction("nothing to take back")
+        snap = self._undo.pop()
+        (self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
+         self.tricks_won[0], self.tricks_won[1], n_events, rest) = snap
+        if rest is not None:
+            (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
+             self.elder_looked, self.younger_looked, decl0, decl1) = rest
+            self.decl[0], self.decl[1] = list(decl0), list(decl1)
+            for r in (ELDER, YOUNGER):
+                self.keys[r] = [declaration_key(c, self.decl[r][c]) for c in (POINT, SEQUENCES, SETS)]
+        events = self.events
+        for e in events[n_events:]:
+            if e[0] == SCORE:
+                self.scores[e[1]][e[4]] -= e[3]
+                self.totals[e[1]] -= e[3]
+        del events[n_events:]
+        return self.history.pop()
+
+    # ------------------------------------------------------------ the exchange
+
+    def _discard(self, role: int, cards: Mask) -> None:
+        n = cards.bit_count()
+        if role == ELDER:
+            start, self.elder_takes = 0, n
+        else:
+            start, self.younger_takes = self.elder_takes, n
+        taken = 0
+        for c in self.stock[start:start + n]:
+            taken |= 1 << c
+        self.hands[role] = (self.hands[role] & ~cards) | taken
+        self.discards[role] = cards
+        left = (5 - n) if role == ELDER else 8 - self.elder_takes - n
+        self.events.append(Event(EXCHANGE, role, 0, n, left))
+        other = 1 - role
+        if self.carte_blanche[other]:
+            if other == YOUNGER and not self.rules.younger_announces_at_once:
+                self.events.append(Event(CARTE_BLANCHE, YOUNGER))  # au cent: now the elder has discarded (p. 16)
+            # Law 20: shown as soon as the adversary has discarded; scores first (Law 67 I).
+            self.events.append(Event(CARTE_BLANCHE_SHOWN, other, self.dealt[other]))
+            self._score(other, S_CARTE_BLANCHE, 10, self.dealt[other])
+            if self.phase == DONE:
+                return  # the goal is reached (p. 20)
+        if role == ELDER:
+            self.phase = ELDER_LOOK if n < 5 else YOUNGER_DISCARD
+        else:
+            self.phase = ELDER_POINT
+
+    # ------------------------------------------------------------ calling
+
+    def _declare(self, p: Phase, action: Action) -> None:
+        category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
+        decl = declaration_of(action)
+        self.decl[role][category] = decl
+        key = self.keys[role][category] = declaration_key(category, decl)
+        ev = self.events
+        if p <= YOUNGER_SETS:
+            if role == ELDER:
+                if decl:
+                    kind = (CALL_POINT, CALL_SEQUENCE, CALL_SET)[category]
+                    ev.append(_new_event(Event, (kind, ELDER, 0, key[0], 0 if category == POINT else key[1])))
+                    if category == POINT and self.rules.calls_state_value:
+                        ev.append(Event(CALL_VALUE, ELDER, 0, key[1]))  # au cent: what the point makes (p. 18)
+                    self.phase = _PHASES[p + 1]
+                else:
+                    self.phase = _AFTER_CATEGORY[category]
+            else:
+                self._reply(category)
+                self.phase = _AFTER_CATEGORY[category]
+        else:
+            # The younger reckons a category the elder did not call: his is good.
+            self._show(YOUNGER, category, declaration_items(category, decl))
+            self._next_reckoning(p + 1)
+
+    def _show(self, role: int, category: int, items: tuple[Mask, ...], scores: bool = True) -> None:
+        """Show what is good (``scores``) or equal (Law 55); at Piquet au cent sets are named, not shown (p. 18)."""
+        ev = self.events
+        if category == SETS and not self.rules.sets_shown:
+            for item in items:
+                ev.append(Event(NAME_SET, role, 0, item.bit_count(), (item.bit_length() - 1) & 7))
+            return
+        for item in items:
+            points = self._item_score(category, item) if scores else 0
+            ev.append(_new_event(Event, (SHOW, role, item, category, points)))
+
+    def _item_score(self, category: int, item: Mask) -> int:
+        """What a good item scores (Laws 62-64), under the rules (by agreement at au cent, p. 19)."""
+        return self.rules.point_score(item) if category == POINT else item_score(category, item)
+
+    def _reply(self, category: int) -> None:
+        """The younger's answer to the elder's call, and the elder's showing what is good or equal."""
+        ev = self.events
+        e_key = self.keys[ELDER][category]
+        y_key = self.keys[YOUNGER][category]
+        if category == POINT and not self.rules.calls_state_value:
+            if y_key[0] == e_key[0]:
+                ev.append(Event(ASK_VALUE, YOUNGER, 0, y_key[0]))  # "What do they make?" (Law 46)
+                ev.append(Event(CALL_VALUE, ELDER, 0, e_key[1]))
+            else:
+                y_key, e_key = (y_key[0], 0), (e_key[0], 0)  # the number of cards decides
+        result = (e_key < y_key) - (e_key > y_key) + 1  # 0 good, 1 equal, 2 not good
+        ev.append(_new_event(Event, (REPLY, YOUNGER, 0, result, 0)))
+        e_decl = self.decl[ELDER][category]
+        if result == 0:
+            self._show(ELDER, category, declaration_items(category, e_decl))
+        elif result == 1:
+            self._show(ELDER, category, declaration_items(category, e_decl)[:1], scores=False)
+
+    def _next_reckoning(self, start: int) -> None:
+        """Move to the younger's next undeclared category, his look at the cards left, or the play."""
+        y_decl = self.decl[YOUNGER]
+        for p in range(start, _RECKON_SETS + 1):
+            if y_decl[p - _RECKON_POINT] is None:
+                self.phase = _PHASES[p]
+                return
+        if self.younger_looked is None and self.elder_takes + self.younger_takes < 8:
+            self.phase = YOUNGER_LOOK
+            return
+        self._reckon_and_continue()
+
+    def _reckon_and_continue(self) -> None:
+        """The younger shows what he has good or equal; the hands are scored in the order of Law 67."""
+        e_keys, y_keys = self.keys
+        e_decls, y_decls = self.decl
+        for category in (POINT, SEQUENCES, SETS):
+            if not e_decls[category]:
+                continue  # the younger's own declarations were shown as he made them
+            e_key, y_key = e_keys[category], y_keys[category]
+            if e_key < y_key:
+                self._show(YOUNGER, category, declaration_items(category, y_decls[category]))
+            elif e_key == y_key:
+                self._show(YOUNGER, category, declaration_items(category, y_decls[category])[:1], scores=False)
+        hidden_sets = not self.rules.sets_shown
+        for category in (POINT, SEQUENCES, SETS):
+            e_key, y_key = e_keys[category], y_keys[category]
+            if e_key == y_key:
+                continue  # equal, or nothing: neither scores (p. 89-90)
+            role = ELDER if e_key > y_key else YOUNGER
+            kind = category + S_POINT
+            for item in declaration_items(category, self.decl[role][category]):
+                self._score(role, kind, self._item_score(category, item),
+                            0 if hidden_sets and category == SETS else item)
+                if self.phase == DONE:
+                    return  # the goal is reached in the order of Law 67 (p. 20)
+        if self.counting >> self.lead & 1:
+            self._score(ELDER, S_PLAY, 1)  # the first lead, which reckons after the hands (Law 67 V)
+            if self.phase == DONE:
+                return
+        self.phase = _PLAY_PHASE
+
+    # ------------------------------------------------------------ play
+
+    def _play(self, c: Card) -> None:
+        """Law 65: one for each card led, one for winning a trick as second player, two for the last."""
+        bit = 1 << c
+        leader = self.leader
+        lead = self.lead
+        hands = self.hands
+        role = leader if lead < 0 else 1 - leader
+        hand = hands[role]
+        if not hand & bit or (lead >= 0 and hand & SUIT_MASKS[lead >> 3] and not bit & SUIT_MASKS[lead >> 3]):
+            self._verify_play(role, c)
+        events = self.events
+        won = self.tricks_won
+        trick = self.trick
+        self._undo.append((_PLAY_PHASE, hands[0], hands[1], leader, lead, trick, won[0], won[1],
+                           len(events), None))
+        self.history.append(PLAYS[c])
+        hands[role] = hand ^ bit
+        events.append(_new_event(Event, (PLAY, role, bit, trick, 0)))
+        counts = self.counting >> c & 1  # p. 19: by agreement nines, eights and sevens count nothing
+        if lead < 0:
+            self.lead = c
+            if trick == 1:
+                self._next_reckoning(YOUNGER_RECKON_POINT)
+            elif counts:
+                self._score(role, S_PLAY, 1)
+            return
+        if c >> 3 == lead >> 3 and c > lead:
+            winner = role
+            if counts or trick == 12:
+                self._score(role, S_PLAY, counts + (trick == 12))
+        else:
+            winner = leader
+            if trick == 12:
+                self._score(winner, S_PLAY, 1)
+        won[winner] += 1
+        self.leader = winner
+        self.lead = -1
+        self.trick = trick + 1
+        if self.phase == DONE:
+            return  # the goal is reached (p. 20): the rest is not played
+        if trick == 12:
+            for r in (ELDER, YOUNGER):
+                if won[r] == 12:
+                    self._score(r, S_CARDS, 40)  # capot (Law 66)
+                elif won[r] > 6:
+                    self._score(r, S_CARDS, 10)
+            self.phase = DONE
+
+    # ------------------------------------------------------------ scoring
+
+    def _score(self, role: int, kind: int, points: int, cards: Mask = 0) -> None:
+        """Add a score, and a pique or repique if this score reaches thirty (Laws 68-69)."""
+        totals = self.totals
+        before = totals[role]
+        self.scores[role][kind] += points
+        totals[role] = before + points
+        self.events.append(_new_event(Event, (SCORE, role, cards, points, kind)))
+        if before < 30 <= before + points and totals[1 - role] == 0:
+            if kind in _HAND_KINDS:
+                self._score(role, S_REPIQUE, 60)
+            elif kind == S_PLAY and role == ELDER:
+                self._score(role, S_PIQUE, 30)
+        game = self.game
+        if game is not None and self.phase != DONE and game[role] + totals[role] >= (self.rules.goal or 0):
+            # p. 20: the first to reach the goal in the order of scoring wins the game; the deal stops.
+            other = 1 - role
+            double = game[other] + totals[other] < self.rules.double_below
+            self.events.append(Event(GAME, role, 0, game[role] + totals[role], 2 if double else 1))
+            self.phase = DONE
+
+
+# ---------------------------------------------------------------- legal actions
+
+def point_options(hand: Mask) -> Iterator[Mask]:
+    """Every point that may be called: nothing, or any cards of one suit."""
+    yield 0
+    for s in SUITS:
+        cards = cards_of(hand & SUIT_MASKS[s])
+        for n in range(len(cards), 0, -1):
+            for combo in combinations(cards, n):
+                m = 0
+                for c in combo:
+                    m |= 1 << c
+                yield m
+
+
+def _runs_within(suit_cards: list[Card]) -> list[Mask]:
+    """Every run of three or more held cards in one suit (cards given high first)."""
+    held = 0
+    for c in suit_cards:
+        held |= 1 << c
+    runs: list[Mask] = []
+    for top in suit_cards:
+        m = 1 << top
+        c = top - 1
+        while c >= 0 and c >> 3 == top >> 3 and held >> c & 1:
+            m |= 1 << c
+            if m.bit_count() >= 3:
+                runs.append(m)
+            c -= 1
+    return runs
+
+
+def _run_choices(runs: list[Mask], chosen: tuple[Mask, ...] = (), used: Mask = 0,
+                 start: int = 0) -> Iterator[tuple[Mask, ...]]:
+    """Every choice of disjoint runs, no two touching (touching runs are one sequence)."""
+    yield chosen
+    for i in range(start, len(runs)):
+        r = runs[i]
+        if not (r | r << 1 | r >> 1) & used:
+            yield from _run_choices(runs, chosen + (r,), used | r, i + 1)
+
+
+def sequence_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
+    """Every set of sequences that may be declared together."""
+    per_suit = [list(_run_choices(_runs_within(cards_of(hand & SUIT_MASKS[s])))) for s in SUITS]
+    for combo in product(*per_suit):
+        yield tuple(r for part in combo for r in part)
+
+
+def set_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
+    """Every set of quatorzes and trios that may be declared together."""
+    per_rank: list[list[Mask]] = []
+    for r in range(TEN, 8):
+        held = cards_of(hand & RANK_MASKS[r])
+        opts = [0]
+        if len(held) >= 3:
+            for combo in combinations(held, 3):
+                opts.append(sum(1 << c for c in combo))
+        if len(held) == 4:
+            opts.append(hand & RANK_MASKS[r])
+        per_rank.append(opts)
+    for chosen in product(*per_rank):
+        yield tuple(m for m in chosen if m)
+
+
+def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discard: int = 1) -> Iterator[Action]:
+    """The legal actions of the player to move, from what he can see: his hand, the card led."""
+    if phase == PLAYING:
+        playable = hand
+        if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
+            playable = hand & SUIT_MASKS[lead >> 3]
+        for c in cards_of(playable):
+            yield PLAYS[c]
+    elif phase in (ELDER_DISCARD, YOUNGER_DISCARD):
+        cards = cards_of(hand)
+        for n in range(min_discard, max_discard + 1):
+            for combo in combinations(cards, n):
+                yield Discard(sum(1 << c for c in combo))
+    elif phase in (ELDER_LOOK, YOUNGER_LOOK):
+        yield LookAtLeft(True)
+        yield LookAtLeft(False)
+    elif _DECLARING_BY_PHASE[phase] is not None:
+        category, _ = _DECLARING_BY_PHASE[phase]  # type: ignore[misc]
+        if category == POINT:
+            for m in point_options(hand):
+                yield DeclarePoint(m)
+        elif category == SEQUENCES:
+            for runs in sequence_options(hand):
+                yield DeclareSequences(runs)
+        else:
+            for sets in set_options(hand):
+                yield DeclareSets(sets)
+
+
+def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discard: int = 1) -> int:
+    if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
+        n = hand.bit_count()
+        return sum(comb(n, k) for k in range(min_discard, max_discard + 1))
+    return sum(1 for _ in legal_iter(phase, hand, lead, max_discard))
+
+
+@cache
+def _discard_weights(n: int, most: int, least: int = 1) -> tuple[range, list[int]]:
+    """Sizes of discard and the cumulative number of discards of each size, for uniform sampling."""
+    sizes = range(least, most + 1)
+    return sizes, list(accumulate(comb(n, k) for k in sizes))
+
+
+def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random,
+                 min_discard: int = 1) -> Action:
+    """A legal action chosen uniformly at random."""
+    if phase == PLAYING:
+        if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
+            hand &= SUIT_MASKS[lead >> 3]
+        return PLAYS[rng.choice(cards_of(hand))]
+    if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
+        cards = cards_of(hand)
+        sizes, cum = _discard_weights(len(cards), max_discard, min_discard)
+        n = rng.choices(sizes, cum_weights=cum)[0]
+        m = 0
+        for c in rng.sample(cards, n):
+            m |= 1 << c
+        return Discard(m)
+    options = list(legal_iter(phase, hand, lead, max_discard))
+    if not options:
+        raise IllegalAction("the deal is over")
+    return rng.choice(options)
+
+
+class LegalActions:
+    """A live view of the legal actions: iterate it, ask ``in``, take ``len``, or ``sample``."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+
+    def _args(self) -> tuple[Phase, Mask, int, int, int]:
+        d = self.deal
+        role = d.to_move
+        if role is None:
+            return (DONE, 0, -1, 0, 1)
+        return (d.phase, d.hands[role], d.lead, d.max_discard(role), d.min_discard(role))
+
+    def __contains__(self, action: object) -> bool:
+        try:
+            self.deal.verify(action)  # type: ignore[arg-type]
+        except IllegalAction:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[Action]:
+        return legal_iter(*self._args())
+
+    def __len__(self) -> int:
+        return legal_count(*self._args())
+
+    def sample(self, rng: random.Random) -> Action:
+        """A legal action chosen uniformly at random."""
+        d = self.deal
+        if d.phase is _PLAY_PHASE:
+            lead = d.lead
+            hand = d.hands[d.leader if lead < 0 else 1 - d.leader]
+            suit = lead >> 3
+            if lead >= 0 and hand & SUIT_MASKS[suit]:
+                cards: Sequence[Card] = SUIT_BYTE_CARDS[suit][hand >> (8 * suit) & 0xFF]
+            else:
+                cards = cards_of(hand)
+            return PLAYS[cards[int(rng.random() * len(cards))]]
+        if d.to_move is None:
+            raise IllegalAction("the deal is over")
+        phase, hand, lead, most, least = self._args()
+        return legal_sample(phase, hand, lead, most, rng, least)

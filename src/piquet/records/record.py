@@ -1,0 +1,703 @@
+"""The piquet record format (``piquet-record/1``): read, write and replay.
+
+A record describes deals completely enough to replay them: the cards, every
+choice each player made and the rules in force (see
+``docs/record-format.md``).  Reading keeps the cards in the order written;
+``replay`` puts every step through the engine, which checks it against the
+laws, and computes every score.  ``record_of`` writes the record of a partie
+in the canonical orders, so that a record the program wrote reads back and
+replays to the same record, byte for byte.
+
+>>> r = parse_record('{"deals": []}')
+>>> r.rules, r.deals
+('rubicon', [])
+>>> replay(r).scores
+{'A': 0, 'B': 0}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from typing import Any
+
+from piquet.core.actions import (
+    PLAYS,
+    Action,
+    DeclarePoint,
+    DeclareSequences,
+    DeclareSets,
+    Discard,
+    LookAtLeft,
+    Play,
+)
+from piquet.core.cards import Card, CardError, Mask, card_name, cards_of, parse_card
+from piquet.core.deal import Deal, IllegalAction, Phase
+from piquet.core.events import ELDER, PLAY, ROLES, YOUNGER
+from piquet.core.partie import Partie
+from piquet.core.rules import RULES, SEATS, Rules, rules_named
+
+FORMAT = "piquet-record/1"
+
+CATEGORIES = ("point", "sequences", "sets")
+_CATEGORY_LAWS = ("Law 62", "Law 63", "Law 64")
+_DISCARD_LAWS = ("Law 21", "Laws 22, 34")
+_LOOK_LAWS = ("Law 33", "Law 36")
+#: Pack problems: a card unknown, named twice or missing (Law 75: an incorrect pack).
+_PACK_LAW = "Law 75"
+#: Twelve cards to each player, eight in the stock (Law 9).
+_DEAL_LAW = "Law 9"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed: where (deal, step), what is wrong, and the law.
+
+    >>> str(RecordError("QS is not in the elder hand", deal=2, step="elder's discard", law="Law 21"))
+    "deal 2, elder's discard: QS is not in the elder hand (Law 21)"
+    """
+
+    def __init__(self, message: str, deal: int | None = None, step: str | None = None,
+                 law: str | None = None) -> None:
+        self.message = message
+        self.deal = deal
+        self.step = step
+        self.law = law
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ", ".join(p for p in (f"deal {self.deal}" if self.deal is not None else "", self.step or "") if p)
+        text = f"{where}: {self.message}" if where else self.message
+        return f"{text} ({self.law})" if self.law else text
+
+
+# ---------------------------------------------------------------- the data
+
+
+@dataclass(frozen=True)
+class HandCalls:
+    """What one player declared, as the cards counted, in the order written.
+
+    ``None`` means the field is absent (the record stops before it).  A point
+    of ``()`` is a call of no point (written ``null``); empty ``sequences`` or
+    ``sets`` declare none.  Anything held and not listed was sunk (p. 93).
+    """
+
+    point: tuple[Card, ...] | None = None
+    sequences: tuple[tuple[Card, ...], ...] | None = None
+    sets: tuple[tuple[Card, ...], ...] | None = None
+
+    def get(self, category: int) -> tuple[Card, ...] | tuple[tuple[Card, ...], ...] | None:
+        return (self.point, self.sequences, self.sets)[category]
+
+    @property
+    def empty(self) -> bool:
+        return self.point is None and self.sequences is None and self.sets is None
+
+
+@dataclass(frozen=True)
+class Calls:
+    """The declarations of the elder and of the younger hand."""
+
+    elder: HandCalls = field(default_factory=HandCalls)
+    younger: HandCalls = field(default_factory=HandCalls)
+
+    def of(self, role: int) -> HandCalls:
+        return self.elder if role == ELDER else self.younger
+
+    @property
+    def empty(self) -> bool:
+        return self.elder.empty and self.younger.empty
+
+
+@dataclass
+class DealRecord:
+    """One deal as recorded: the cards dealt and every choice, cards in the order written."""
+
+    dealer: str
+    elder: tuple[Card, ...]
+    younger: tuple[Card, ...]
+    stock: tuple[Card, ...]
+    elder_discard: tuple[Card, ...] | None = None
+    younger_discard: tuple[Card, ...] | None = None
+    younger_looks_at_left: bool | None = None
+    #: Project field: whether the elder looked at the cards he left (Law 33); absent is false.
+    elder_looks_at_left: bool | None = None
+    calls: Calls = field(default_factory=Calls)
+    play: tuple[Card, ...] = ()
+
+
+@dataclass
+class PartieRecord:
+    """A record: the rules, the players' names and the deals, in order."""
+
+    rules: str = "rubicon"
+    players: dict[str, str] | None = None
+    deals: list[DealRecord] = field(default_factory=list)
+    #: Project fields, written only when set: the seed of the shuffles, dealing by 2 or 3 (Law 9).
+    seed: int | None = None
+    deal_by: int | None = None
+    #: Piquet au cent's options by agreement (p. 19), by their canonical names: "small-cards", "fours".
+    agreements: tuple[str, ...] = ()
+
+    @property
+    def rules_in_force(self) -> Rules:
+        """The rules object the record names, with its agreements; ``RecordError`` if unknown."""
+        return _rules_of(self.rules, self.agreements)
+
+    def to_json(self) -> str:
+        """The record as pretty JSON: one key per line, each card list on one line."""
+        return _write_partie(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> PartieRecord:
+        """Read a record; ``RecordError`` if it is not JSON or not shaped like a record."""
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})",
+                              step="JSON") from None
+        return _read_partie(doc)
+
+
+def parse_record(text: str) -> PartieRecord:
+    """Read a record from its JSON text."""
+    return PartieRecord.from_json(text)
+
+
+def load_record(path: str | PathLike[str]) -> PartieRecord:
+    """Read a record from a file."""
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            text = f.read()
+    except OSError as e:
+        raise RecordError(f"cannot read {str(path)!r}: {e.strerror or e}", step="file") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{str(path)!r} is not UTF-8 text", step="file") from None
+    return parse_record(text)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _cards_json(cards: Iterable[Card]) -> str:
+    return "[" + ", ".join(f'"{card_name(c)}"' for c in cards) + "]"
+
+
+def _lists_json(lists: Iterable[Iterable[Card]]) -> str:
+    return "[" + ", ".join(_cards_json(x) for x in lists) + "]"
+
+
+def _object(items: list[tuple[str, str]], indent: int) -> str:
+    """A JSON object with one key per line, its values already written."""
+    if not items:
+        return "{}"
+    pad = " " * (indent + 2)
+    body = ",\n".join(f"{pad}{json.dumps(k)}: {v}" for k, v in items)
+    return "{\n" + body + "\n" + " " * indent + "}"
+
+
+def _write_hand_calls(hc: HandCalls, indent: int) -> str:
+    items: list[tuple[str, str]] = []
+    if hc.point is not None:
+        items.append(("point", _cards_json(hc.point) if hc.point else "null"))
+    if hc.sequences is not None:
+        items.append(("sequences", _lists_json(hc.sequences)))
+    if hc.sets is not None:
+        items.append(("sets", _lists_json(hc.sets)))
+    return _object(items, indent)
+
+
+def _write_deal(d: DealRecord, indent: int) -> str:
+    items: list[tuple[str, str]] = [
+        ("dealer", json.dumps(d.dealer)),
+        ("elder", _cards_json(d.elder)),
+        ("younger", _cards_json(d.younger)),
+        ("stock", _cards_json(d.stock)),
+    ]
+    if d.elder_discard is not None:
+        items.append(("elder_discard", _cards_json(d.elder_discard)))
+    if d.elder_looks_at_left is not None:
+        items.append(("elder_looks_at_left", json.dumps(d.elder_looks_at_left)))
+    if d.younger_discard is not None:
+        items.append(("younger_discard", _cards_json(d.younger_discard)))
+    if d.younger_looks_at_left is not None:
+        items.append(("younger_looks_at_left", json.dumps(d.younger_looks_at_left)))
+    if not d.calls.empty:
+        hands = [(ROLES[r], _write_hand_calls(d.calls.of(r), indent + 4))
+                 for r in (ELDER, YOUNGER) if not d.calls.of(r).empty]
+        items.append(("calls", _object(hands, indent + 2)))
+    if d.play:
+        items.append(("play", _cards_json(d.play)))
+    return _object(items, indent)
+
+
+def _write_partie(r: PartieRecord) -> str:
+    items: list[tuple[str, str]] = [("format", json.dumps(FORMAT)), ("rules", json.dumps(r.rules))]
+    if r.agreements:
+        items.append(("agreements", json.dumps(list(r.agreements))))
+    if r.players is not None:
+        items.append(("players", json.dumps(r.players, ensure_ascii=False)))
+    if r.seed is not None:
+        items.append(("seed", json.dumps(r.seed)))
+    if r.deal_by is not None:
+        items.append(("deal_by", json.dumps(r.deal_by)))
+    if r.deals:
+        deals = ",\n".join("    " + _write_deal(d, 4) for d in r.deals)
+        items.append(("deals", "[\n" + deals + "\n  ]"))
+    else:
+        items.append(("deals", "[]"))
+    return _object(items, 0) + "\n"
+
+
+# ---------------------------------------------------------------- reading
+
+_TOP_KEYS = {"format", "rules", "agreements", "players", "deals", "seed", "deal_by"}
+_DEAL_KEYS = {"dealer", "elder", "younger", "stock", "elder_discard", "younger_discard",
+              "younger_looks_at_left", "elder_looks_at_left", "calls", "play"}
+_STEP_NAMES = {
+    "dealer": "dealer", "elder": "elder's cards", "younger": "younger's cards", "stock": "the stock",
+    "elder_discard": "elder's discard", "younger_discard": "younger's discard",
+    "elder_looks_at_left": "elder's look at the cards left",
+    "younger_looks_at_left": "younger's look at the cards left", "calls": "calls", "play": "play",
+}
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    return {dict: "an object", list: "a list", str: "a string", int: "a number",
+            float: "a number"}.get(type(value), type(value).__name__)
+
+
+def _read_cards(value: object, deal: int | None, step: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"expected a list of cards, found {_kind(value)}", deal, step)
+    out: list[Card] = []
+    for item in value:
+        if not isinstance(item, str):
+            raise RecordError(f"expected a card such as \"10H\", found {_kind(item)}", deal, step)
+        try:
+            out.append(parse_card(item))
+        except CardError:
+            raise RecordError(f"{item!r} is not a card of the piquet pack (ranks A K Q J 10 9 8 7, "
+                              "suits S H D C)", deal, step, _PACK_LAW) from None
+    return tuple(out)
+
+
+def _read_lists(value: object, deal: int | None, step: str) -> tuple[tuple[Card, ...], ...]:
+    if not isinstance(value, list):
+        raise RecordError(f"expected a list of card lists, found {_kind(value)}", deal, step)
+    return tuple(_read_cards(x, deal, step) for x in value)
+
+
+def _read_bool(value: object, deal: int | None, step: str) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise RecordError(f"expected true or false, found {_kind(value)}", deal, step)
+    return value
+
+
+def _read_hand_calls(value: object, n: int, role: str) -> HandCalls:
+    if not isinstance(value, dict):
+        raise RecordError(f"expected an object, found {_kind(value)}", n, f"calls: {role}'s calls")
+    for k in value:
+        if k not in CATEGORIES:
+            raise RecordError(f"unknown field {k!r} (expected point, sequences, sets)", n,
+                              f"calls: {role}'s calls")
+    point: tuple[Card, ...] | None = None
+    if "point" in value:
+        point = () if value["point"] is None else _read_cards(value["point"], n, f"calls: {role}'s point")
+    seqs = None if value.get("sequences") is None else _read_lists(value["sequences"], n,
+                                                                      f"calls: {role}'s sequences")
+    sets = None if value.get("sets") is None else _read_lists(value["sets"], n, f"calls: {role}'s sets")
+    return HandCalls(point, seqs, sets)
+
+
+def _read_deal(value: object, n: int) -> DealRecord:
+    if not isinstance(value, dict):
+        raise RecordError(f"a deal is an object, found {_kind(value)}", n, "the deal")
+    for k in value:
+        if k not in _DEAL_KEYS:
+            raise RecordError(f"unknown field {k!r}", n, "the deal")
+    for k in ("dealer", "elder", "younger", "stock"):
+        if k not in value:
+            raise RecordError(f"the deal has no {k!r}", n, _STEP_NAMES[k])
+    dealer = value["dealer"]
+    if dealer not in SEATS:
+        raise RecordError(f"the dealer is seat \"A\" or \"B\", found {json.dumps(dealer)}", n, "dealer")
+    cards = {k: _read_cards(value[k], n, _STEP_NAMES[k]) for k in ("elder", "younger", "stock")}
+    discards = {k: None if value.get(k) is None else _read_cards(value[k], n, _STEP_NAMES[k])
+                for k in ("elder_discard", "younger_discard")}
+    looks = {k: _read_bool(value.get(k), n, _STEP_NAMES[k])
+             for k in ("elder_looks_at_left", "younger_looks_at_left")}
+    calls = Calls()
+    raw_calls = value.get("calls")
+    if raw_calls is not None:
+        if not isinstance(raw_calls, dict):
+            raise RecordError(f"expected an object, found {_kind(raw_calls)}", n, "calls")
+        for k in raw_calls:
+            if k not in ROLES:
+                raise RecordError(f"unknown field {k!r} (expected elder, younger)", n, "calls")
+        calls = Calls(*(HandCalls() if raw_calls.get(role) is None else
+                        _read_hand_calls(raw_calls[role], n, role) for role in ROLES))
+    play = () if value.get("play") is None else _read_cards(value["play"], n, "play")
+    return DealRecord(
+        dealer=dealer, elder=cards["elder"], younger=cards["younger"], stock=cards["stock"],
+        elder_discard=discards["elder_discard"], younger_discard=discards["younger_discard"],
+        younger_looks_at_left=looks["younger_looks_at_left"],
+        elder_looks_at_left=looks["elder_looks_at_left"], calls=calls, play=play,
+    )
+
+
+def _read_int(doc: dict[str, Any], key: str) -> int | None:
+    v = doc.get(key)
+    if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+        raise RecordError(f"{key!r} is a whole number, found {_kind(v)}", step="record")
+    return v
+
+
+def _read_partie(doc: object) -> PartieRecord:
+    if not isinstance(doc, dict):
+        raise RecordError(f"a record is a JSON object, found {_kind(doc)}", step="record")
+    for k in doc:
+        if k not in _TOP_KEYS:
+            raise RecordError(f"unknown field {k!r}", step="record")
+    fmt = doc.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"unknown format {json.dumps(fmt)} (this program reads {FORMAT!r})", step="record")
+    rules = doc.get("rules", "rubicon")
+    if not isinstance(rules, str):
+        raise RecordError(f"the rules are named by a string, found {_kind(rules)}", step="rules")
+    rules, agreements = _read_agreements(rules, doc.get("agreements"))
+    players = doc.get("players")
+    if players is not None and (not isinstance(players, dict) or any(
+            k not in SEATS or not isinstance(v, str) for k, v in players.items())):
+        raise RecordError("players are the names of seats A and B, as {\"A\": \"Ann\", \"B\": \"Bob\"}",
+                          step="players")
+    if "deals" not in doc:
+        raise RecordError("the record has no 'deals'", step="record")
+    deals = doc["deals"]
+    if not isinstance(deals, list):
+        raise RecordError(f"'deals' is a list, found {_kind(deals)}", step="record")
+    return PartieRecord(
+        rules=rules, players=players, deals=[_read_deal(d, i) for i, d in enumerate(deals, 1)],
+        seed=_read_int(doc, "seed"), deal_by=_read_int(doc, "deal_by"), agreements=agreements,
+    )
+
+
+def _rules_of(name: str, agreements: Sequence[str] = ()) -> Rules:
+    """The rules named, with the agreements given (``rules_named``), or a ``RecordError``."""
+    try:
+        return rules_named(name, agreements)
+    except ValueError as e:
+        base = name.strip().split("+")[0]
+        options = bool(agreements) or "+" in name
+        raise RecordError(str(e), step="agreements" if options and base in RULES else "rules") from None
+
+
+def _read_agreements(rules: str, value: object) -> tuple[str, tuple[str, ...]]:
+    """The rules' name and the agreements in force, by their canonical names (p. 19), from ``"agreements"``
+    and any ``+option`` after the name; a name without either is kept as written (checked when replayed)."""
+    if value is None and "+" not in rules:
+        return rules, ()
+    names = [] if value is None else value
+    if not isinstance(names, list):
+        raise RecordError(f"'agreements' is a list of names such as \"small-cards\", found {_kind(names)}",
+                          step="agreements")
+    for a in names:
+        if not isinstance(a, str):
+            raise RecordError(f"an agreement is named by a string such as \"fours\", found {_kind(a)}",
+                              step="agreements")
+    found = _rules_of(rules, names)
+    return found.name, found.agreements
+
+
+# ---------------------------------------------------------------- replaying
+
+_LAW_AT_END = re.compile(r"\s*\((Laws? [^():]+?)(?::\s*([^()]*))?\)\s*$")
+
+
+def _from_illegal(e: IllegalAction | CardError, deal: int, step: str) -> RecordError:
+    """The engine's refusal as a ``RecordError``, the law it cites taken out of the message."""
+    text = str(e)
+    m = _LAW_AT_END.search(text)
+    if not m:
+        return RecordError(text, deal, step)
+    message = text[:m.start()]
+    if m.group(2):
+        message += f"; {m.group(2)}"
+    return RecordError(message, deal, step, m.group(1))
+
+
+def _mask(cards: Sequence[Card], deal: int, step: str, law: str | None) -> Mask:
+    m = 0
+    for c in cards:
+        if m >> c & 1:
+            raise RecordError(f"{card_name(c)} is named twice", deal, step, law)
+        m |= 1 << c
+    return m
+
+
+def _check_cards(n: int, d: DealRecord) -> tuple[Mask, Mask]:
+    """The 32 cards, each once (Law 75); twelve to each player and eight in the stock (Law 9)."""
+    seen: dict[Card, str] = {}
+    for where, cards in (("the elder hand", d.elder), ("the younger hand", d.younger), ("the stock", d.stock)):
+        for c in cards:
+            if c in seen:
+                also = "" if seen[c] == where else f" and {where}"
+                raise RecordError(f"{card_name(c)} is named twice (in {seen[c]}{also})", n,
+                                  "the cards dealt", _PACK_LAW)
+            seen[c] = where
+    for where, cards, want in (("elder hand", d.elder, 12), ("younger hand", d.younger, 12),
+                               ("stock", d.stock, 8)):
+        if len(cards) != want:
+            raise RecordError(f"the {where} has {len(cards)} cards; the dealer gives twelve to each "
+                              "player and leaves eight in the stock", n, "the cards dealt", _DEAL_LAW)
+    return _mask(d.elder, n, "the cards dealt", _PACK_LAW), _mask(d.younger, n, "the cards dealt", _PACK_LAW)
+
+
+class _DealReplay:
+    """Feeds one deal's recorded steps to the engine in the order its phases ask for them."""
+
+    def __init__(self, n: int, record: DealRecord, deal: Deal) -> None:
+        self.n = n
+        self.r = record
+        self.deal = deal
+        self.used: set[str] = set()
+        self.played = 0
+
+    def _given(self) -> list[str]:
+        """The recorded steps that decide something (discards, calls, play), by key."""
+        r = self.r
+        keys = [k for k, v in (("elder_discard", r.elder_discard), ("younger_discard", r.younger_discard))
+                if v is not None]
+        for role in (ELDER, YOUNGER):
+            for cat in range(3):
+                if r.calls.of(role).get(cat) is not None:
+                    keys.append(f"{ROLES[role]}_{CATEGORIES[cat]}")
+        return keys
+
+    def _later_given(self, key: str) -> bool:
+        """Whether the record goes on past this step (so an absent step is not where it stops)."""
+        if self.played < len(self.r.play):
+            return True
+        return any(k != key and k not in self.used for k in self._given())
+
+    def _next(self) -> tuple[str, str, Action | None, str | None]:
+        """The phase's key, step name, the recorded action (None if absent) and its law."""
+        d, r = self.deal, self.r
+        p = d.phase
+        if p == Phase.ELDER_DISCARD:
+            return ("elder_discard", "elder's discard", self._discard(ELDER, r.elder_discard), _DISCARD_LAWS[0])
+        if p == Phase.YOUNGER_DISCARD:
+            return ("younger_discard", "younger's discard", self._discard(YOUNGER, r.younger_discard),
+                    _DISCARD_LAWS[1])
+        if p in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
+            looker = ELDER if p == Phase.ELDER_LOOK else YOUNGER
+            look = r.elder_looks_at_left if looker == ELDER else r.younger_looks_at_left
+            key = f"{ROLES[looker]}_looks_at_left"
+            return (key, _STEP_NAMES[key], None if look is None else LookAtLeft(look), _LOOK_LAWS[looker])
+        role = d.to_move
+        assert role is not None
+        category = _category(p)
+        who = ROLES[role]
+        step = f"calls: {who}'s {CATEGORIES[category]}"
+        return (f"{who}_{CATEGORIES[category]}", step, self._declaration(role, category, step),
+                _CATEGORY_LAWS[category])
+
+    def _discard(self, role: int, cards: tuple[Card, ...] | None) -> Action | None:
+        if cards is None:
+            return None
+        return Discard(_mask(cards, self.n, f"{ROLES[role]}'s discard", _DISCARD_LAWS[role]))
+
+    def _declaration(self, role: int, category: int, step: str) -> Action | None:
+        law = _CATEGORY_LAWS[category]
+        hc = self.r.calls.of(role)
+        if category == 0:
+            return None if hc.point is None else DeclarePoint(_mask(hc.point, self.n, step, law))
+        items = hc.sequences if category == 1 else hc.sets
+        if items is None:
+            return None
+        masks = tuple(_mask(x, self.n, step, law) for x in items)
+        return DeclareSequences(masks) if category == 1 else DeclareSets(masks)
+
+    def run(self) -> None:
+        """Apply every recorded step; stop quietly where the record stops."""
+        d = self.deal
+        while not d.is_over:
+            if d.phase == Phase.PLAY:
+                if self.played >= len(self.r.play):
+                    return
+                self._apply(PLAYS[self.r.play[self.played]], f"play, trick {d.trick}")
+                self.played += 1
+                continue
+            key, step, action, law = self._next()
+            if action is None:
+                if not self._later_given(key):
+                    return  # the record stops here: the deal is unfinished
+                action = self._default(key, step, law)
+            self.used.add(key)
+            self._apply(action, step)
+        if d.game_won is not None:
+            self._check_stopped()
+        extra = len(self.r.play) - self.played
+        if extra:
+            raise RecordError(f"the deal is over after twelve tricks, but {extra} more "
+                              f"card{'s are' if extra > 1 else ' is'} played", self.n, "play, trick 13", "Law 65")
+
+    def _check_stopped(self) -> None:
+        """A deal stopped at the goal (p. 20): nothing may be recorded after the step that reached it."""
+        d, r = self.deal, self.r
+        role = (d.game_won or (0, False))[0]
+        before = d.game[role] if d.game else 0
+        tricks = [e.value for e in d.events if e.kind == PLAY]
+        when = f"at trick {tricks[-1]}" if tricks else "before the play"
+        won = (f"the {ROLES[role]} hand reaches {before} + {d.total(role)} = {before + d.total(role)} {when}: "
+               "the game is won and the deal stops there")
+        extra = len(r.play) - self.played
+        if extra:
+            raise RecordError(f"{won}, but {extra} more card{'s are' if extra > 1 else ' is'} played", self.n,
+                              f"play, card {self.played + 1}", "p. 20")
+        looks = [k for k, v in (("elder_looks_at_left", r.elder_looks_at_left),
+                                ("younger_looks_at_left", r.younger_looks_at_left)) if v is not None]
+        later = [k for k in (*self._given(), *looks) if k not in self.used]
+        if later:
+            raise RecordError(f"{won}, but the record goes on", self.n,
+                              _STEP_NAMES.get(later[0]) or _step_of(later[0]), "p. 20")
+
+    def _default(self, key: str, step: str, law: str | None) -> Action:
+        """An absent step followed by later ones: a look is declined, a declaration is nothing (p. 93)."""
+        if key.endswith("discard"):
+            if key == "younger_discard" and self.deal.min_discard(YOUNGER) == 0:
+                raise RecordError("missing, but later steps are given: a younger hand who discards nothing "
+                                  "is written []", self.n, step, "p. 17")
+            raise RecordError("missing, but later steps are given: each player must discard at least one card",
+                              self.n, step, law)
+        if key.endswith("looks_at_left"):
+            return LookAtLeft(False)
+        category = CATEGORIES.index(key.split("_", 1)[1])
+        return (DeclarePoint(), DeclareSequences(), DeclareSets())[category]
+
+    def _apply(self, action: Action, step: str) -> None:
+        d = self.deal
+        try:
+            d.apply(action)
+        except IllegalAction as e:
+            raise _from_illegal(e, self.n, step) from None
+
+
+def _step_of(key: str) -> str:
+    """``elder_point`` -> ``calls: elder's point``."""
+    role, category = key.split("_", 1)
+    return f"calls: {role}'s {category}"
+
+
+def _category(p: Phase) -> int:
+    if p in (Phase.ELDER_POINT, Phase.YOUNGER_POINT, Phase.YOUNGER_RECKON_POINT):
+        return 0
+    if p in (Phase.ELDER_SEQUENCES, Phase.YOUNGER_SEQUENCES, Phase.YOUNGER_RECKON_SEQUENCES):
+        return 1
+    return 2
+
+
+def replay(record: PartieRecord) -> Partie:
+    """Play the record's deals through the engine, which checks every step and scores it.
+
+    A deal the record leaves unfinished stays unfinished (it must be the last).
+    At Piquet au cent a deal stops where a player reaches a hundred (p. 20):
+    its record stops there too.  ``RecordError`` names the deal, the step and
+    the law of anything invalid.
+    """
+    rules = record.rules_in_force
+    first = record.deals[0].dealer if record.deals else "B"
+    if first not in SEATS:
+        raise RecordError(f"the dealer is seat \"A\" or \"B\", found {first!r}", 1, "dealer")
+    by = 2 if record.deal_by is None else record.deal_by
+    if by not in (2, 3):
+        raise RecordError(f"the cards are dealt by two or by three, not by {by}", step="deal_by", law=_DEAL_LAW)
+    try:
+        partie = Partie(rules, first_dealer=first, deal_by=by)
+    except ValueError:
+        raise RecordError(f"the deal is by two cards at a time at {rules.title}, not by {by}",
+                          step="deal_by", law="p. 16") from None
+    for n, dr in enumerate(record.deals, 1):
+        if partie.current is not None:
+            raise RecordError(f"deal {n - 1} is not finished, yet another deal follows it", n, "dealer")
+        if partie.is_finished:
+            end = "p. 20" if rules.goal is not None else "Law 71"
+            raise RecordError(f"the partie is over after {n - 1} deals ({rules.title})", n, "dealer", end)
+        expected = partie.dealer(n - 1)
+        if dr.dealer != expected:
+            raise RecordError(f"{dr.dealer} deals, but the players deal alternately: it is {expected}'s deal",
+                              n, "dealer", "Law 16")
+        elder, younger = _check_cards(n, dr)
+        try:
+            deal = partie.deal_cards(elder, younger, dr.stock)
+        except CardError as e:
+            raise _from_illegal(e, n, "the cards dealt") from None
+        _DealReplay(n, dr, deal).run()
+    return partie
+
+
+# ---------------------------------------------------------------- the record of a partie
+
+
+def _names(mask: Mask) -> tuple[Card, ...]:
+    return tuple(cards_of(mask))
+
+
+def deal_record(deal: Deal, dealer: str) -> DealRecord:
+    """The record of one deal so far, in canonical orders, from its cards and ``history``."""
+    fresh = Deal(deal.dealt[ELDER], deal.dealt[YOUNGER], deal.stock, deal.rules, deal.game)
+    rec = DealRecord(dealer=dealer, elder=_names(deal.dealt[ELDER]), younger=_names(deal.dealt[YOUNGER]),
+                     stock=tuple(deal.stock))
+    calls: list[dict[str, Any]] = [{}, {}]
+    play: list[Card] = []
+    for action in deal.history:
+        role = fresh.to_move
+        assert role is not None
+        if isinstance(action, Discard):
+            if role == ELDER:
+                rec.elder_discard = _names(action.cards)
+            else:
+                rec.younger_discard = _names(action.cards)
+        elif isinstance(action, LookAtLeft):
+            if role == ELDER:
+                rec.elder_looks_at_left = action.look
+            else:
+                rec.younger_looks_at_left = action.look
+        elif isinstance(action, DeclarePoint):
+            calls[role]["point"] = _names(action.cards)
+        elif isinstance(action, DeclareSequences):
+            calls[role]["sequences"] = tuple(_names(m) for m in action.runs)
+        elif isinstance(action, DeclareSets):
+            calls[role]["sets"] = tuple(_names(m) for m in action.sets)
+        else:
+            assert isinstance(action, Play)
+            play.append(action.card)
+        fresh.apply(action)
+    rec.calls = Calls(HandCalls(**calls[ELDER]), HandCalls(**calls[YOUNGER]))
+    rec.play = tuple(play)
+    return rec
+
+
+def record_of(partie: Partie, players: dict[str, str] | None = None, seed: int | None = None) -> PartieRecord:
+    """The record of a partie so far, the deal in progress included."""
+    return PartieRecord(
+        rules=partie.rules.name,
+        agreements=partie.rules.agreements,
+        players=None if players is None else dict(players),
+        deals=[deal_record(d, partie.dealer(i)) for i, d in enumerate(partie.deals)],
+        seed=seed,
+        deal_by=None if partie.deal_by == 2 else partie.deal_by,
+    )
+
+
+__all__ = [
+    "FORMAT", "Calls", "DealRecord", "HandCalls", "PartieRecord", "RecordError", "deal_record",
+    "load_record", "parse_record", "record_of", "replay",
+]

@@ -1,0 +1,394 @@
+"""``piquet replay RECORD.json``: score the deals of a record, for a person or as JSON.
+
+The record is replayed through the engine before anything is printed, so an
+invalid record prints nothing on stdout: its error goes to stderr, naming the
+deal, the step and the law, and the exit code is 2.
+
+At Piquet au cent each deal is told with its game ("game 2, deal 1") and the
+game's score; a game is won where a player reaches a hundred in the order of
+scoring of Law 67, a double game if the adversary has not fifty, and the
+partie by three games out of five, a double counting two (p. 20).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from piquet.core.cards import SUIT_MASKS, Mask, card_words, cards_of, format_cards
+from piquet.core.combinations import sequence_name
+from piquet.core.deal import Deal, Phase
+from piquet.core.events import (
+    ELDER,
+    EXCHANGE,
+    GAME,
+    PLAY,
+    S_CARDS,
+    S_CARTE_BLANCHE,
+    S_PIQUE,
+    S_PLAY,
+    S_POINT,
+    S_REPIQUE,
+    S_SEQUENCES,
+    S_SETS,
+    SCORE,
+    SCORE_KINDS,
+    YOUNGER,
+    Event,
+)
+from piquet.core.partie import Partie, other_seat
+from piquet.core.rules import Game
+from piquet.records.record import PartieRecord, RecordError, load_record, replay
+from piquet.talk.words import Narrator, number_words, settlement_words
+
+#: Score-card rows, in the order of the score kinds (Law 67).
+_ROWS = ("carte blanche", "point", "sequences", "quatorzes and trios", "play", "the cards", "pique", "repique")
+
+_WAITING = {
+    Phase.ELDER_DISCARD: "the elder hand to discard",
+    Phase.ELDER_LOOK: "the elder hand to say whether he looks at the cards he left",
+    Phase.YOUNGER_DISCARD: "the younger hand to discard",
+    Phase.ELDER_POINT: "the elder hand to call his point",
+    Phase.YOUNGER_POINT: "the younger hand to answer the point",
+    Phase.ELDER_SEQUENCES: "the elder hand to call his sequences",
+    Phase.YOUNGER_SEQUENCES: "the younger hand to answer the sequence",
+    Phase.ELDER_SETS: "the elder hand to call his quatorzes and trios",
+    Phase.YOUNGER_SETS: "the younger hand to answer the quatorze or trio",
+    Phase.YOUNGER_RECKON_POINT: "the younger hand to reckon his point",
+    Phase.YOUNGER_RECKON_SEQUENCES: "the younger hand to reckon his sequences",
+    Phase.YOUNGER_RECKON_SETS: "the younger hand to reckon his quatorzes and trios",
+    Phase.YOUNGER_LOOK: "the younger hand to say whether he looks at the cards he left",
+}
+
+
+@dataclass(frozen=True)
+class DealGame:
+    """At a game of so many up: the game a deal belongs to, and what it did to it (p. 20)."""
+
+    number: int  # the game, from 1
+    deal: int  # the deal within the game, from 1
+    scores: dict[str, int]  # the game's scores after the deal (so far, if unfinished)
+    won: Game | None  # the game, if this deal won it
+
+
+def deal_games(partie: Partie) -> list[DealGame]:
+    """Each deal's game (Piquet au cent, p. 20); empty for a partie of deals, which has no games."""
+    if partie.rules.goal is None:
+        return []
+    won = {g.last_deal: g for g in partie.games()}
+    out: list[DealGame] = []
+    number, first = 1, 0
+    for i, scores in enumerate(partie.scores_after()):
+        out.append(DealGame(number, i - first + 1, scores, won.get(i)))
+        if i in won:
+            number, first = number + 1, i + 1
+    return out
+
+
+def reaching_words(deal: Deal) -> str:
+    """What took the winner of a game to the goal, the score last counted in Law 67's order: ``the point``,
+    ``the lead of the knave of hearts at trick 5``, ``a quatorze``; empty if the deal won no game."""
+    events = deal.events
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i].kind == GAME), None)
+    score = next((e for e in reversed(events[:at]) if e.kind == SCORE), None) if at is not None else None
+    if score is None:
+        return ""
+    kind = score.detail
+    if kind == S_PLAY:
+        play = next(e for e in reversed(events[:at]) if e.kind == PLAY)
+        card = card_words(play.cards.bit_length() - 1)
+        led = sum(1 for e in events[:at] if e.kind == PLAY and e.value == play.value) == 1
+        if led:
+            return f"the lead of the {card} at trick {play.value}"
+        last = " and the last trick" if play.value == 12 else ""
+        return f"the {card} winning trick {play.value}{last}"
+    if kind == S_SEQUENCES and score.cards:
+        return f"a {sequence_name(score.cards)}"
+    if kind == S_SETS:
+        return "a quatorze" if score.value == 14 else "a trio"
+    if kind == S_CARDS:
+        return "the capot" if score.value == 40 else "the cards"
+    return {S_CARTE_BLANCHE: "the carte blanche", S_POINT: "the point", S_SEQUENCES: "the sequences",
+            S_PIQUE: "the pique", S_REPIQUE: "the repique"}.get(kind, "the last score")
+
+
+def game_won_words(game: Game, deal: Deal, names: dict[str, str]) -> str:
+    """``Ann reaches one hundred and two on the point (Law 67): game 1 to Ann, 102 to 41; a double game:
+    Bob had not fifty (p. 20)``."""
+    winner, loser = names[game.winner], names[other_seat(game.winner)]
+    by = reaching_words(deal)
+    text = (f"{winner} {'reach' if winner == 'You' else 'reaches'} {number_words(game.scores[game.winner])}"
+            f"{f' on {by} (Law 67)' if by else ''}: game {game.number} to {_object(winner)}, "
+            f"{game.scores[game.winner]} to {game.scores[other_seat(game.winner)]}")
+    if game.double:
+        return f"{text}; a double game: {_object(loser)} had not fifty (p. 20)"
+    return f"{text} (p. 20)"
+
+
+def _object(name: str) -> str:
+    """A name inside a sentence: the person called "You" is "you"."""
+    return "you" if name == "You" else name
+
+
+def tally_words(games: Sequence[Game], names: dict[str, str]) -> str:
+    """``Games won: Ann 3 (a double), Bob 1.``: a double counts two (p. 20)."""
+    parts = []
+    for seat in ("A", "B"):
+        mine = [g for g in games if g.winner == seat]
+        doubles = sum(1 for g in mine if g.double)
+        note = "" if not doubles else " (a double)" if doubles == 1 else f" ({number_words(doubles)} doubles)"
+        parts.append(f"{names[seat]} {sum(g.counts for g in mine)}{note}")
+    return f"Games won: {', '.join(parts)}."
+
+
+def breakdown(deal: Deal, role: int, seat: str) -> dict[str, Any]:
+    """One player's scores in a deal, as scored in that deal (record format, "Replaying")."""
+    out: dict[str, Any] = {"seat": seat}
+    out.update(zip(SCORE_KINDS, deal.scores[role], strict=True))
+    out["total"] = deal.total(role)
+    return out
+
+
+def scores_json(partie: Partie) -> dict[str, Any]:
+    """The ``--json`` document: each deal's breakdown, then the partie's state (Laws 71-73).
+
+    At Piquet au cent each deal has its ``game`` (number, deal in the game, the game's scores after it, and
+    the winner and whether double if it won it), and the partie its ``games`` and their ``tally`` (p. 20).
+    """
+    deals = [
+        {"dealer": partie.dealer(i),
+         "elder": breakdown(d, ELDER, partie.seat(i, ELDER)),
+         "younger": breakdown(d, YOUNGER, partie.seat(i, YOUNGER))}
+        for i, d in enumerate(partie.deals)
+    ]
+    for entry, g in zip(deals, deal_games(partie), strict=False):
+        entry["game"] = {"number": g.number, "deal": g.deal, "scores": dict(g.scores),
+                         "winner": g.won.winner if g.won else None, "double": bool(g.won and g.won.double)}
+    s = partie.settlement()
+    state: dict[str, Any] = {"scores": dict(partie.scores), "finished": s.finished, "winner": s.winner,
+                             "rubicon": s.rubicon, "points_won": s.points_won}
+    if partie.rules.goal is not None:
+        state["games"] = [{"number": g.number, "first_deal": g.first_deal + 1, "last_deal": g.last_deal + 1,
+                           "scores": dict(g.scores), "winner": g.winner, "double": g.double} for g in s.games]
+        state["tally"] = dict(s.tally)
+    return {"deals": deals, "partie": state}
+
+
+# ---------------------------------------------------------------- for a person
+
+
+class _Writer:
+    def __init__(self, partie: Partie, record: PartieRecord, out: TextIO) -> None:
+        self.partie = partie
+        self.out = out
+        players = record.players or {}
+        self.names = {seat: players.get(seat) or seat for seat in ("A", "B")}
+
+    def label(self, seat: str) -> str:
+        name = self.names[seat]
+        return name if name == seat else f"{name} ({seat})"
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def run(self) -> None:
+        p = self.partie
+        self.say(f"{p.rules.title}: {self.label('A')} and {self.label('B')}.")
+        games = deal_games(p)
+        for i in range(len(p.deals)):
+            self.say()
+            self.deal(i, games[i] if games else None)
+        self.say()
+        if p.rules.goal is not None:
+            self.games_card(games)
+        else:
+            self.partie_card()
+
+    # ------------------------------------------------------------ a deal
+
+    def deal(self, i: int, game: DealGame | None = None) -> None:
+        p = self.partie
+        d = p.deals[i]
+        seats = (p.seat(i, ELDER), p.seat(i, YOUNGER))
+        names = (self.names[seats[0]], self.names[seats[1]])
+        mult = p.rules.multiplier(i)
+        double = ", counting double" if mult > 1 else ""
+        which = f"Deal {i + 1} of {p.deals_needed}{double}" if game is None else \
+            f"Deal {i + 1} (game {game.number}, deal {game.deal})"
+        self.say(f"{which}: {self.label(p.dealer(i))} deals; {self.label(seats[ELDER])} is elder hand.")
+        if game is not None and d.game is not None:
+            before = dict(zip(seats, d.game, strict=True))
+            if game.deal == 1:
+                self.say(f"  Game {game.number} begins: both players at nothing (a hundred up, p. 20).")
+            else:
+                self.say(f"  The game stands at {self.names['A']} {before['A']}, {self.names['B']} {before['B']}.")
+        for role in (ELDER, YOUNGER):
+            self.say(f"  {names[role]} is dealt {_by_suits(d.dealt[role])}.")
+        held = []
+        for role in (ELDER, YOUNGER):
+            taken = 0
+            for c in d.taken(role):
+                taken |= 1 << c
+            held.append(d.dealt[role] | taken)
+        self.talk(d, names, (held[0], held[1]))
+        if d.game_won is not None and d.trick <= 12:
+            self.say(f"  Deal {i + 1} stops there: the game is won, and the rest is not played (p. 20).")
+        elif d.is_over:
+            self.say(f"  Deal {i + 1} is over.")
+        else:
+            waiting = _WAITING.get(d.phase)
+            if d.phase == Phase.PLAY:
+                waiting = f"trick {d.trick}, {names[d.to_move or 0]} to play"
+            self.say(f"  Deal {i + 1} is unfinished: the record stops with {waiting}. Scores so far:")
+        self.deal_card(d, names, mult)
+        if game is not None:
+            self.game_after(d, game)
+
+    def game_after(self, d: Deal, game: DealGame) -> None:
+        """The game's score after a deal, and the game if the deal won it (p. 20)."""
+        a, b = self.names["A"], self.names["B"]
+        if game.won is None:
+            so_far = "" if d.is_over else " so far"
+            self.say(f"  Game {game.number}{so_far}: {a} {game.scores['A']}, {b} {game.scores['B']}.")
+            return
+        self.say(f"  {game_won_words(game.won, d, self.names)}.")
+        self.say(f"  {tally_words(self.partie.games()[:game.number], self.names)}")
+
+    def talk(self, d: Deal, names: tuple[str, str], held: tuple[Mask, Mask]) -> None:
+        """The table talk of the deal, with the play a line a trick and the running score."""
+        narrator = Narrator(names, held)
+        trick: list[str] = []
+        number = 0
+        interrupted = False
+
+        def flush(score: bool = True) -> None:
+            nonlocal interrupted
+            if not trick:
+                return
+            head = " " * 10 if interrupted else f"Trick {number:>2}:"
+            text = f"  {head} {', '.join(trick)}"
+            if score:
+                text = f"{text:<46}{names[0]} {narrator.count[0]}, {names[1]} {narrator.count[1]}"
+            self.say(text)
+            interrupted = not score
+            trick.clear()
+
+        for e in d.events:
+            if e.kind == SCORE and e.detail == S_PLAY:
+                list(narrator.lines([e]))  # keeps the count: shown at the end of the trick
+                continue
+            if e.kind == PLAY and e.value == number:
+                list(narrator.lines([e]))
+                trick.append(f"{names[e.role]} plays {format_cards(cards_of(e.cards))}")
+                continue
+            flush(score=e.kind == PLAY or e.kind == SCORE and e.detail == S_CARDS)
+            lines = list(narrator.lines([e]))
+            if e.kind == PLAY:
+                number = e.value
+                interrupted = False
+                trick.append(f"{names[e.role]} leads {format_cards(cards_of(e.cards))}")
+            elif e.kind == EXCHANGE:
+                self.say(f"  {_exchange(d, e, names)}")
+            else:
+                for who, text in lines:
+                    self.say(f"    {names[who]}: \"{text}\"" if who is not None else f"  {text}")
+        flush()
+
+    def deal_card(self, d: Deal, names: tuple[str, str], mult: int) -> None:
+        w = max(len(n) for n in names) + 2
+        self.say(f"  {'':<20}{names[ELDER]:>{w}}{names[YOUNGER]:>{w}}")
+        for k, label in enumerate(_ROWS):
+            e, y = d.scores[ELDER][k], d.scores[YOUNGER][k]
+            if e or y or k in (1, 2, 3, 4, 5):
+                self.say(f"  {label:<20}{e:>{w}}{y:>{w}}")
+        self.say(f"  {'total':<20}{d.total(ELDER):>{w}}{d.total(YOUNGER):>{w}}")
+        if mult > 1:
+            self.say(f"  {'in the partie':<20}{d.total(ELDER) * mult:>{w}}{d.total(YOUNGER) * mult:>{w}}")
+
+    # ------------------------------------------------------------ the partie
+
+    def partie_card(self) -> None:
+        p = self.partie
+        a, b = self.names["A"], self.names["B"]
+        w = max(len(a), len(b)) + 2
+        self.say("The partie:")
+        self.say(f"  {'deal':<6}{'dealer':<8}{a:>{w}}{b:>{w}}")
+        for i in range(len(p.deals)):
+            ds = p.deal_score(i)
+            flag = "" if p.deals[i].is_over else "  (unfinished)"
+            self.say(f"  {i + 1:<6}{p.dealer(i):<8}{ds['A']:>{w}}{ds['B']:>{w}}{flag}")
+        sc = p.scores
+        self.say(f"  {'total':<14}{sc['A']:>{w}}{sc['B']:>{w}}")
+        played = sum(1 for d in p.deals if d.is_over)
+        names = {seat: self.label(seat) for seat in ("A", "B")}
+        self.say(settlement_words(p.settlement(), sc, p.rules, names, played, p.deals_needed))
+
+
+    def games_card(self, games: list[DealGame]) -> None:
+        """The partie of games: each deal with its game and the game's score, the games won (p. 20)."""
+        p = self.partie
+        a, b = self.names["A"], self.names["B"]
+        w = max(len(a), len(b)) + 2
+        self.say("The partie, three games out of five, a double counting two (p. 20):")
+        self.say(f"  {'deal':<6}{'game':<6}{'dealer':<8}{a:>{w}}{b:>{w}}   the game")
+        for i, g in enumerate(games):
+            ds = p.deal_score(i)
+            if g.won is not None:
+                who = self.names[g.won.winner]
+                double = ", a double" if g.won.double else ""
+                note = f"{who} {'win' if who == 'You' else 'wins'} game {g.number}{double}"
+            else:
+                note = "unfinished" if not p.deals[i].is_over else ""
+            self.say(f"  {i + 1:<6}{g.number:<6}{p.dealer(i):<8}{ds['A']:>{w}}{ds['B']:>{w}}   "
+                     f"{g.scores['A']} to {g.scores['B']}{'  ' + note if note else ''}")
+        self.say(f"  {tally_words(p.games(), self.names)}")
+        played = sum(1 for d in p.deals if d.is_over)
+        names = {seat: self.label(seat) for seat in ("A", "B")}
+        self.say(settlement_words(p.settlement(), p.scores, p.rules, names, played, p.deals_needed))
+
+
+def _by_suits(mask: Mask) -> str:
+    """A hand shown suit by suit: ``AS KS JS  AH QH``."""
+    return "  ".join(format_cards(cards_of(mask & m)) for m in SUIT_MASKS if mask & m)
+
+
+def _exchange(d: Deal, e: Event, names: tuple[str, str]) -> str:
+    role = e.role
+    if not e.value:  # Piquet au cent: the younger need not discard (p. 17)
+        left = f"; {number_words(e.detail)} left in the stock" if e.detail else ""
+        return f"{names[role]} discards nothing and takes in nothing (p. 17){left}."
+    taken = format_cards(d.taken(role))
+    left = f"; {e.detail} left in the stock" if e.detail else ""
+    return (f"{names[role]} discards {format_cards(cards_of(d.discards[role]))} "
+            f"and takes in {taken}{left}.")
+
+
+# ---------------------------------------------------------------- the command
+
+
+def run_replay(ns: argparse.Namespace) -> int:
+    """``piquet replay RECORD.json [--json]``: 0 when scored, 2 for an invalid record."""
+    try:
+        record = load_record(ns.record)
+        partie = replay(record)
+    except RecordError as e:
+        print(f"piquet replay: {ns.record}: {e}", file=sys.stderr)
+        return 2
+    try:
+        if ns.json:
+            print(json.dumps(scores_json(partie), indent=2))
+        else:
+            _Writer(partie, record, sys.stdout).run()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (``| head``): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+__all__ = ["DealGame", "breakdown", "deal_games", "game_won_words", "reaching_words", "run_replay", "scores_json",
+           "tally_words"]

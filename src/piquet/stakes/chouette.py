@@ -1,0 +1,507 @@
+"""Chouette: piquet for three (p. 106), as a state machine and a runner, outside the core.
+
+"The three players (A, B, C,) cut.  The one who cuts the highest card (A) has
+choice of deal and cards, and plays one partie, à la chouette, against the
+other two in consultation.  The player who cuts the lowest card (C) sits out,
+and advises B."  The rotation after each partie is ``Places.after`` (p. 106,
+``stakes.chouette_seats_after``); the single player "has choice of deal and
+cards throughout, and plays double stakes"; the totals of each partie go on a
+chouette card (p. 102, ``stakes.ChouetteSession``).
+
+Each partie is an ordinary two-handed partie (``piquet.core.partie``): the single
+player sits at seat ``A``, the other two at seat ``B``, where the one who plays
+acts and the one who advises may suggest.  Both of them see the observation of
+seat ``B`` (the hand they consult on), never the single player's cards; a
+suggestion is shown to the pair only, for it names their cards.
+
+``ChouetteMatch`` is the state: whose turn, the suggestion standing, what each
+may see, the card; it is what a server drives.  ``ChouetteRunner`` plays it
+between players (computer levels, or a person at a terminal):
+
+- a person playing for the pair is shown his adviser's suggestion when the
+  adviser is the computer (its level's own choice);
+- a computer playing for the pair with a person advising asks his advice and
+  follows it when it is legal (the person may leave the choice to him);
+- between two computers nothing is said.
+
+>>> from piquet.players.base import SimplePlayer
+>>> match = ChouetteMatch(("Ann", "Bob", "Cy"), seed=3)
+>>> ChouetteRunner(match, {name: SimplePlayer() for name in match.players}).play_parties(2)
+>>> len(match.card().parties), match.card().parties[0].single == match.cut_places.single
+(2, True)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from piquet.core.actions import Action, parse_action
+from piquet.core.cards import Card, CardError, card_name, parse_card, rank_of
+from piquet.core.deal import IllegalAction, deal_from_pack
+from piquet.core.events import ELDER, YOUNGER
+from piquet.core.observation import Observation
+from piquet.core.partie import Partie
+from piquet.core.rules import RUBICON, Rules, rules_named
+from piquet.players.base import Correctable, Player
+from piquet.records.record import PartieRecord, RecordError, record_of, replay
+from piquet.stakes.settlement import ChouettePartie, ChouetteSession, chouette_seats_after
+
+FORMAT = "piquet-chouette/1"
+#: The single player sits at seat A of each partie, the two in consultation at seat B.
+SINGLE_SEAT, PAIR_SEAT = "A", "B"
+
+
+class ChouetteError(ValueError):
+    """Something a player may not do at chouette now: the message says why."""
+
+
+@dataclass(frozen=True)
+class Places:
+    """Who plays alone, who plays for the other two, and who advises him, in one partie (p. 106)."""
+
+    single: str
+    playing: str
+    advising: str
+
+    def after(self, single_won: bool | None) -> Places:
+        """The places of the next partie: the single player continues while he wins (or draws); when he
+        loses, the one who played against him plays alone, the adviser plays, and he advises (p. 106)."""
+        return Places(*chouette_seats_after(self.single, self.playing, self.advising, single_won))
+
+    def role(self, name: str) -> str:
+        """``single``, ``playing`` or ``advising``."""
+        for role in ("single", "playing", "advising"):
+            if getattr(self, role) == name:
+                return role
+        raise ChouetteError(f"{name!r} is not at this table")
+
+
+def cut_for_chouette(players: Sequence[str], rng: random.Random) -> tuple[dict[str, Card], Places]:
+    """The three cut (ace high): the highest plays alone, the lowest advises the third (p. 106).
+
+    Cards of equal rank cut again (all three, as Law 5 would have a fresh cut)."""
+    while True:
+        cards = rng.sample(range(32), 3)
+        ranks = [rank_of(c) for c in cards]
+        if len(set(ranks)) == 3:
+            break
+    cut = dict(zip(players, cards, strict=True))
+    order = sorted(players, key=lambda p: rank_of(cut[p]), reverse=True)
+    return cut, Places(order[0], order[1], order[2])
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """An adviser's suggestion: the action he would take for the pair at this step of this deal."""
+
+    by: str
+    deal: int  # index of the deal in the partie
+    step: int  # how many actions had been taken in that deal
+    action: Action
+
+
+@dataclass
+class ChouetteGame:
+    """One partie of the chouette: its places, the partie, and the suggestions made in it."""
+
+    places: Places
+    partie: Partie | None = None  # None until the single player has chosen whether to deal
+    suggestions: list[Suggestion] = field(default_factory=list)
+
+    def result(self) -> ChouettePartie | None:
+        """The partie's line on the chouette card (p. 102), once it is finished."""
+        if self.partie is None or not self.partie.is_finished:
+            return None
+        s = self.partie.settlement()
+        if s.winner is None:
+            return ChouettePartie(self.places.single, None, 0)
+        winner = self.places.single if s.winner == SINGLE_SEAT else self.places.playing
+        return ChouettePartie(self.places.single, winner, s.points_won or 0)
+
+
+class ChouetteMatch:
+    """A chouette in progress: the parties played and the one in play; who is to act; what each may see."""
+
+    def __init__(self, players: Sequence[str], seed: int, rules: Rules = RUBICON) -> None:
+        names = tuple(players)
+        if len(names) != 3 or len(set(names)) != 3 or not all(n.strip() for n in names):
+            raise ChouetteError(f"a chouette is of three players with different names, found {list(names)}")
+        if rules.goal is not None:
+            raise ChouetteError(f"a chouette is of parties of Rubicon Piquet (p. 106), not of {rules.title}")
+        self.players: tuple[str, str, str] = (names[0], names[1], names[2])
+        self.seed = seed
+        self.rules = rules
+        self.cut, self.cut_places = cut_for_chouette(self.players, random.Random(f"piquet:{seed}:chouette:cut"))
+        self.games: list[ChouetteGame] = [ChouetteGame(self.cut_places)]
+
+    # ------------------------------------------------------------ where things stand
+
+    @property
+    def game(self) -> ChouetteGame:
+        """The partie in play (or the last one, finished, until the next is begun)."""
+        return self.games[-1]
+
+    @property
+    def places(self) -> Places:
+        return self.game.places
+
+    def partie_over(self) -> bool:
+        """The partie in play is finished: ``next_partie`` begins another."""
+        p = self.game.partie
+        return p is not None and p.is_finished
+
+    def seat_of(self, name: str) -> str:
+        """The seat of the partie in play whose observation ``name`` sees."""
+        return SINGLE_SEAT if self.places.role(name) == "single" else PAIR_SEAT
+
+    def to_act(self) -> str | None:
+        """Who must act now: the single player choosing the deal, or the one who plays for his side."""
+        p = self.game.partie
+        if p is None:
+            return self.places.single
+        deal = p.current
+        if deal is None or deal.to_move is None:
+            return None
+        seat = p.seat(len(p.deals) - 1, deal.to_move)
+        return self.places.single if seat == SINGLE_SEAT else self.places.playing
+
+    def pair_to_move(self) -> bool:
+        """The pair is to act: the adviser may suggest."""
+        p = self.game.partie
+        return p is not None and self.to_act() == self.places.playing
+
+    def observation(self, name: str) -> Observation | None:
+        """What ``name`` may see: the single player his hand, the other two theirs (never the other's)."""
+        p = self.game.partie
+        if p is None or not p.deals:
+            return None
+        return p.observation(self.seat_of(name))
+
+    def suggestion(self, name: str) -> Suggestion | None:
+        """The adviser's suggestion standing for this step, as ``name`` may see it (the pair only)."""
+        if self.places.role(name) == "single" or not self.pair_to_move():
+            return None
+        p = self.game.partie
+        assert p is not None and p.current is not None
+        here = (len(p.deals) - 1, len(p.current.history))
+        for s in reversed(self.game.suggestions):
+            if (s.deal, s.step) == here:
+                return s
+        return None
+
+    # ------------------------------------------------------------ acting
+
+    def choose_deal(self, name: str, deals: bool) -> Partie:
+        """The single player's choice of deal (p. 106: he has it throughout); the partie begins, by twos."""
+        if self.game.partie is not None:
+            raise ChouetteError("the deal is chosen: the partie has begun")
+        if name != self.places.single:
+            raise ChouetteError(f"{self.places.single}, who plays alone, chooses whether to deal (p. 106)")
+        dealer = SINGLE_SEAT if deals else PAIR_SEAT
+        partie = Partie(self.rules, first_dealer=dealer, deal_by=2)
+        self.game.partie = partie
+        self._deal_next()
+        return partie
+
+    def _deal_next(self) -> None:
+        p = self.game.partie
+        assert p is not None
+        if p.current is None and not p.is_finished:
+            p.deal_shuffled(deal_rng(self.seed, len(self.games) - 1, len(p.deals)))
+
+    def apply(self, name: str, action: Action) -> None:
+        """``name`` acts; ``ChouetteError`` if it is not his to act, ``IllegalAction`` if the laws forbid it.
+        Either way nothing changes."""
+        p = self.game.partie
+        if p is None:
+            raise ChouetteError(f"{self.places.single} has first to choose whether to deal (p. 106)")
+        actor = self.to_act()
+        if actor is None:
+            raise ChouetteError("the partie is over")
+        if name != actor:
+            if self.places.role(name) == "advising" and actor == self.places.playing:
+                raise ChouetteError(f"{name} advises {actor}: he may suggest, and {actor} plays (p. 106)")
+            raise ChouetteError(f"it is for {actor} to act, not {name}")
+        deal = p.current
+        assert deal is not None
+        deal.apply(action)
+        if deal.is_over:
+            self._deal_next()
+
+    def suggest(self, name: str, action: Action) -> Suggestion:
+        """The adviser suggests an action for his side: legal now, shown to the pair only."""
+        if self.places.role(name) != "advising":
+            raise ChouetteError(f"{self.places.advising} advises in this partie, not {name}")
+        if not self.pair_to_move():
+            raise ChouetteError(f"{self.places.playing} is not to play: there is nothing to advise on")
+        p = self.game.partie
+        assert p is not None and p.current is not None
+        p.current.verify(action)  # IllegalAction: the laws forbid it, whoever suggests it
+        s = Suggestion(name, len(p.deals) - 1, len(p.current.history), action)
+        self.game.suggestions.append(s)
+        return s
+
+    def next_partie(self) -> Places:
+        """After a finished partie, the places of the next by the rotation of p. 106."""
+        result = self.game.result()
+        if result is None:
+            raise ChouetteError("the partie in play is not finished")
+        places = self.places.after(result.single_won)
+        self.games.append(ChouetteGame(places))
+        return places
+
+    # ------------------------------------------------------------ the card and the record
+
+    def card(self) -> ChouetteSession:
+        """The chouette card of the parties finished (p. 102)."""
+        done = [r for r in (g.result() for g in self.games) if r is not None]
+        return ChouetteSession(self.players, tuple(done))
+
+    def to_json(self) -> str:
+        """The chouette as a document: the cut, and for each partie its places, record and suggestions."""
+        doc: dict[str, Any] = {
+            "format": FORMAT, "players": list(self.players), "rules": self.rules.spec, "seed": self.seed,
+            "cut": {name: card_name(c) for name, c in self.cut.items()},
+            "parties": [_game_json(g) for g in self.games],
+        }
+        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> ChouetteMatch:
+        """Read a chouette written by ``to_json``, every partie replayed by the engine; ``ChouetteError``
+        says what is wrong (the file is left as it was)."""
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ChouetteError(f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ChouetteError(f"not a chouette: the document's \"format\" is not {FORMAT!r}")
+        try:
+            match = cls(doc["players"], int(doc["seed"]), rules_named(str(doc.get("rules", "rubicon"))))
+            cut = {str(k): parse_card(str(v)) for k, v in dict(doc.get("cut", {})).items()}
+            if cut and cut != match.cut:
+                raise ChouetteError("the cut does not follow from the seed")
+            match.games = []
+            places = match.cut_places
+            for n, g in enumerate(doc["parties"], 1):
+                match.games.append(_game_from_json(g, n, places, match.rules))
+                _check_cards(match.games[-1], match.seed, n)
+                result = match.games[-1].result()
+                if result is not None:
+                    places = places.after(result.single_won)
+                elif n < len(doc["parties"]):
+                    raise ChouetteError(f"partie {n} is not finished, yet another follows it")
+            if not match.games:
+                match.games = [ChouetteGame(match.cut_places)]
+        except (KeyError, TypeError) as e:
+            raise ChouetteError(f"not shaped like a chouette: {e}") from None
+        except (RecordError, CardError, IllegalAction) as e:
+            raise ChouetteError(str(e)) from None
+        return match
+
+
+def deal_rng(seed: int, partie: int, deal: int) -> random.Random:
+    """The generator of the shuffle of deal ``deal`` of partie ``partie`` (both from 0): a seed deals the
+    same cards again."""
+    return random.Random(f"piquet:{seed}:chouette:{partie}:deal:{deal}")
+
+
+def _check_cards(game: ChouetteGame, seed: int, n: int) -> None:
+    """Every deal of partie ``n`` (from 1) is the one the seed deals, by twos (Law 9)."""
+    if game.partie is None:
+        return
+    for i, deal in enumerate(game.partie.deals):
+        order = list(range(32))
+        deal_rng(seed, n - 1, i).shuffle(order)
+        elder, younger, stock = deal_from_pack(order, game.partie.deal_by)
+        if (deal.dealt[ELDER], deal.dealt[YOUNGER], deal.stock) != (elder, younger, stock):
+            raise ChouetteError(f"partie {n}, deal {i + 1}: the cards are not those the seed {seed} deals")
+
+
+def _game_json(g: ChouetteGame) -> dict[str, Any]:
+    out: dict[str, Any] = {"single": g.places.single, "playing": g.places.playing, "advising": g.places.advising}
+    if g.partie is not None:
+        names = {SINGLE_SEAT: g.places.single, PAIR_SEAT: g.places.playing}
+        out["record"] = json.loads(record_of(g.partie, names).to_json())
+        out["first_dealer"] = g.partie.first_dealer
+    out["suggestions"] = [{"by": s.by, "deal": s.deal, "step": s.step, "action": str(s.action)}
+                          for s in g.suggestions]
+    return out
+
+
+def _game_from_json(g: dict[str, Any], n: int, places: Places, rules: Rules) -> ChouetteGame:
+    stated = Places(str(g["single"]), str(g["playing"]), str(g["advising"]))
+    if stated != places:
+        raise ChouetteError(f"partie {n}: the places are not those of the rotation (p. 106): by it "
+                            f"{places.single} plays alone, {places.playing} plays and {places.advising} advises")
+    game = ChouetteGame(places)
+    if "record" in g:
+        record = PartieRecord.from_json(json.dumps(g["record"]))
+        if record.rules_in_force != rules:
+            raise ChouetteError(f"partie {n} is not played under the chouette's rules ({rules.spec})")
+        partie = replay(record)
+        if partie.first_dealer != g.get("first_dealer", partie.first_dealer):
+            raise ChouetteError(f"partie {n}: the first dealer does not match its record")
+        game.partie = partie
+    for s in g.get("suggestions", []):
+        game.suggestions.append(Suggestion(str(s["by"]), int(s["deal"]), int(s["step"]),
+                                           parse_action(str(s["action"]))))
+    _check_suggestions(game, n)
+    return game
+
+
+def _check_suggestions(game: ChouetteGame, n: int) -> None:
+    """Every suggestion of partie ``n`` is one the adviser could make (p. 106): his, at a step the partie
+    reached with his side to act, and legal there (the deals replayed from their cards)."""
+    if not game.suggestions:
+        return
+    done = game.partie
+    if done is None:
+        raise ChouetteError(f"partie {n}: a suggestion before any deal")
+    waiting: dict[tuple[int, int], list[Suggestion]] = {}
+    for s in game.suggestions:
+        if s.by != game.places.advising:
+            raise ChouetteError(f"partie {n}: a suggestion by {s.by}, but {game.places.advising} advises")
+        waiting.setdefault((s.deal, s.step), []).append(s)
+    partie = Partie(done.rules, done.first_dealer, done.deal_by)
+    for i, played in enumerate(done.deals):
+        deal = partie.deal_cards(played.dealt[ELDER], played.dealt[YOUNGER], played.stock)
+        for j in range(len(played.history) + 1):
+            for s in waiting.pop((i, j), []):
+                where = f"partie {n}, deal {i + 1}, step {j + 1}"
+                if deal.to_move is None or partie.seat(i, deal.to_move) != PAIR_SEAT:
+                    raise ChouetteError(f"{where}: a suggestion when {game.places.playing} is not to play")
+                try:
+                    deal.verify(s.action)
+                except IllegalAction as e:
+                    raise ChouetteError(f"{where}: the suggestion {s.action} is not legal: {e}") from None
+            if j < len(played.history):
+                deal.apply(played.history[j])
+    if waiting:
+        i, j = min(waiting)
+        raise ChouetteError(f"partie {n}: a suggestion at deal {i + 1}, step {j + 1}, which the partie never reached")
+
+
+# ---------------------------------------------------------------- playing it
+
+
+@runtime_checkable
+class Adviser(Protocol):
+    """A person who advises: asked for a suggestion, he may give one or leave the choice (None)."""
+
+    def advise(self, obs: Observation, playing: str) -> Action | None: ...
+
+
+@runtime_checkable
+class Advised(Protocol):
+    """A person who plays for the pair: told his adviser's suggestion before he chooses."""
+
+    def advised(self, adviser: str, action: Action) -> None: ...
+
+
+class ChouetteListener:
+    """What a runner tells as the chouette goes; every method does nothing unless overridden."""
+
+    def partie_started(self, match: ChouetteMatch) -> None:
+        """A partie is dealt: ``match.places`` says who plays alone, who plays and who advises."""
+
+    def suggested(self, match: ChouetteMatch, suggestion: Suggestion) -> None:
+        """The adviser suggested an action."""
+
+    def action_applied(self, match: ChouetteMatch, name: str, action: Action) -> None:
+        """``name`` acted (save the record here)."""
+
+    def partie_finished(self, match: ChouetteMatch, result: ChouettePartie) -> None:
+        """A partie is over: its line on the chouette card."""
+
+
+def _is_person(player: object) -> bool:
+    return isinstance(player, Correctable)
+
+
+class ChouetteRunner:
+    """Plays a chouette between three players, by name: computer levels, or persons (``Correctable``)."""
+
+    def __init__(self, match: ChouetteMatch, players: Mapping[str, Player],
+                 listener: ChouetteListener | None = None) -> None:
+        if set(players) != set(match.players):
+            raise ChouetteError(f"players are needed for {', '.join(match.players)}")
+        self.match = match
+        self.players = dict(players)
+        self.listener = listener or ChouetteListener()
+
+    def play_partie(self) -> ChouettePartie:
+        """Play the partie in play to its end (beginning it if need be) and return its line on the card."""
+        m = self.match
+        if m.partie_over():
+            m.next_partie()
+        if m.game.partie is None:
+            single = m.places.single
+            m.choose_deal(single, self.players[single].choose_deal(True))
+        self.listener.partie_started(m)
+        while (actor := m.to_act()) is not None:
+            action = self._decide(actor)
+            self.listener.action_applied(m, actor, action)
+        result = m.game.result()
+        assert result is not None
+        self.listener.partie_finished(m, result)
+        return result
+
+    def play_parties(self, n: int) -> None:
+        for _ in range(n):
+            self.play_partie()
+
+    def _advice(self, obs: Observation) -> Action | None:
+        """The adviser's suggestion, when someone will hear it (a person advising, or a person playing) and
+        there is a choice to advise on."""
+        if obs.legal_count() < 2:
+            return None
+        m = self.match
+        adviser, playing = self.players[m.places.advising], self.players[m.places.playing]
+        if isinstance(adviser, Adviser) and _is_person(adviser):
+            return adviser.advise(obs, m.places.playing)
+        if _is_person(playing) and not _is_person(adviser):
+            return adviser.choose(obs)
+        return None
+
+    def _decide(self, actor: str) -> Action:
+        m = self.match
+        player = self.players[actor]
+        obs = m.observation(actor)
+        assert obs is not None
+        advice = self._advice(obs) if actor == m.places.playing else None
+        if advice is not None:
+            try:
+                s = m.suggest(m.places.advising, advice)
+            except IllegalAction as e:
+                adviser = self.players[m.places.advising]
+                if isinstance(adviser, Correctable):
+                    adviser.rejected(e)
+                advice = None
+            else:
+                self.listener.suggested(m, s)
+                if isinstance(player, Advised):
+                    player.advised(m.places.advising, advice)
+        while True:
+            # A computer playing for the pair follows a person's legal suggestion (their consultation).
+            follow = advice is not None and not _is_person(player)
+            action = advice if follow and advice is not None else player.choose(obs)
+            try:
+                m.apply(actor, action)
+            except IllegalAction as e:
+                if isinstance(player, Correctable):
+                    player.rejected(e)
+                    obs = m.observation(actor) or obs
+                    continue
+                raise
+            return action
+
+
+__all__ = [
+    "FORMAT", "Advised", "Adviser", "ChouetteError", "ChouetteGame", "ChouetteListener", "ChouetteMatch",
+    "ChouetteRunner", "PAIR_SEAT", "Places", "SINGLE_SEAT", "Suggestion", "cut_for_chouette", "deal_rng",
+]
