@@ -46,7 +46,7 @@ from piquet.core.combinations import (
     set_score,
     sets_ok,
 )
-from piquet.core.events import REPLIES, REPLY, SCORE, SCORE_KINDS, SHOW
+from piquet.core.events import SCORE_KINDS, Reply, Score, Show
 
 PIP = (7, 8, 9, 10, 10, 10, 10, 11)  # seven ... ace (p. 86)
 
@@ -276,7 +276,7 @@ def test_a_good_sequence_lets_its_holder_count_a_lower_one() -> None:
                      "younger": {"sequences": "JD 10D 9D 8D"}})
     assert hand_scores(deal, ELDER) == {"sequences": 7}
     assert hand_scores(deal, YOUNGER) == {}
-    assert [REPLIES[e.value] for e in deal.events if e.kind == REPLY] == ["Good"]
+    assert [e.words for e in deal.events if type(e) is Reply] == ["Good"]
 
 
 def test_equal_best_sequences_nullify_all() -> None:
@@ -288,9 +288,9 @@ def test_equal_best_sequences_nullify_all() -> None:
                      "younger": {"sequences": "AD KD QD | JS 10S 9S | 9H 8H 7H"}})
     assert deal.scores[ELDER][SCORE_KINDS.index("sequences")] == 0
     assert deal.scores[YOUNGER][SCORE_KINDS.index("sequences")] == 0
-    assert [REPLIES[e.value] for e in deal.events if e.kind == REPLY] == ["Equal"]
+    assert [e.words for e in deal.events if type(e) is Reply] == ["Equal"]
     # Each shows the sequence called equal (Law 55), and nothing more.
-    shown = {(e.role, e.cards) for e in deal.events if e.kind == SHOW}
+    shown = {(e.role, e.cards) for e in deal.events if type(e) is Show}
     assert shown == {(ELDER, m("AH KH QH")), (YOUNGER, m("AD KD QD"))}
 
 
@@ -302,7 +302,7 @@ def test_four_tens_and_three_knaves_against_three_aces() -> None:
                      "younger": {"sets": "AS AH AC"}})
     assert hand_scores(deal, ELDER) == {"sets": 17}
     assert hand_scores(deal, YOUNGER) == {}
-    counted = [(e.role, e.cards, e.value) for e in deal.events if e.kind == SCORE and e.cards]
+    counted = [(e.role, e.cards, e.points) for e in deal.events if type(e) is Score and e.cards]
     assert counted == [(ELDER, m("10S 10H 10C 10D"), 14), (ELDER, m("JS JH JC"), 3)]
 
 
@@ -313,5 +313,5 @@ def test_a_trio_called_from_a_quatorze_shows_which_card_is_not_reckoned() -> Non
                     "10S 10H 10C JS JH AS AH QS QC 7C 7D 8D",
                     {"elder": {"sets": "KS KH KC"}, "younger": {"sets": "10S 10H 10C"}})
     assert hand_scores(deal, ELDER) == {"sets": 3}
-    assert [(e.role, e.cards) for e in deal.events if e.kind == SHOW and e.role == ELDER] == [
+    assert [(e.role, e.cards) for e in deal.events if type(e) is Show and e.role == ELDER] == [
         (ELDER, m("KS KH KC"))]

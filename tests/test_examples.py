@@ -40,14 +40,7 @@ from piquet import (
     observe,
 )
 from piquet.core.cards import parse_card, parse_cards
-from piquet.core.events import (
-    CARTE_BLANCHE,
-    CARTE_BLANCHE_SHOWN,
-    REPLIES,
-    REPLY,
-    SCORE,
-    SCORE_KINDS,
-)
+from piquet.core.events import AskValue, CallPoint, CallValue, CarteBlanche, CarteBlancheShown, Reply, Score
 
 DATA = Path(__file__).parent / "data" / "examples"
 ROLES = {"elder": ELDER, "younger": YOUNGER}
@@ -176,22 +169,22 @@ def test_worked_example(name: str, variant: str) -> None:
     if line.get("tricks_won"):
         assert deal.tricks_won == [line["tricks_won"]["elder"], line["tricks_won"]["younger"]]
     if "replies" in doc:
-        replies = [REPLIES[e.value] for e in deal.events if e.kind == REPLY]
+        replies = [e.words for e in deal.events if type(e) is Reply]
         assert replies == doc["replies"], f"{title}: the younger's replies"
 
 
 # ---------------------------------------------------------------- moments of the examples
 
 def score_events(deal: Deal) -> list[tuple[int, str, int]]:
-    return [(e.role, SCORE_KINDS[e.detail], e.value) for e in deal.events if e.kind == SCORE]
+    return [(e.role, e.heading, e.points) for e in deal.events if type(e) is Score]
 
 
 def test_example_deal_calls_and_showing() -> None:
     """p. 104: 'What do they make?' is asked because B's point also has five cards; what A scores
     as good is shown to B, and B's four tens and three queens, good, to A."""
     deal = played("01_example_deal.json")
-    calls = [(e.kind, e.value) for e in deal.events if e.kind in ("call_point", "ask_value", "call_value")]
-    assert calls == [("call_point", 5), ("ask_value", 5), ("call_value", 49)]
+    calls = [e for e in deal.events if type(e) in (CallPoint, AskValue, CallValue)]
+    assert calls == [CallPoint(ELDER, 5), AskValue(YOUNGER, 5), CallValue(ELDER, 49)]
     assert score_events(deal)[:5] == [(ELDER, "point", 5), (ELDER, "sequences", 4), (YOUNGER, "sets", 14),
                                       (YOUNGER, "sets", 3), (ELDER, "play", 1)]
 
@@ -237,7 +230,7 @@ def test_carte_blanche_is_announced_at_once_and_shown_after_the_adversary_discar
     deal = new_deal(doc)
     adversary = 1 - holder
     blanche = deal.dealt[holder]
-    assert [(e.kind, e.role, e.cards) for e in deal.events] == [(CARTE_BLANCHE, holder, 0)]
+    assert list(deal.events) == [CarteBlanche(holder)]
     steps = doc["actions"]
     shown_at = None
     for step in steps:
@@ -246,7 +239,7 @@ def test_carte_blanche_is_announced_at_once_and_shown_after_the_adversary_discar
         role, actions = parse_action(step)
         adversary_discarded = deal.discards[adversary] != 0
         obs = observe(deal, adversary)
-        shown = [e for e in deal.events if e.kind == CARTE_BLANCHE_SHOWN]
+        shown = [e for e in deal.events if type(e) is CarteBlancheShown]
         if not adversary_discarded:
             assert not shown
             assert not obs.visible_cards() & blanche, "the carte blanche is seen before the adversary discards"

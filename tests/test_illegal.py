@@ -345,7 +345,7 @@ def test_refusing_a_card_not_held_does_not_tell_who_holds_it(phase: str) -> None
     adversary = deal.hands[1 - mover]
     unseen = 0xFFFFFFFF & ~deal.hands[mover] & ~adversary
     for e in deal.events:
-        unseen &= ~e.cards
+        unseen &= ~e.revealed
     unseen &= ~deal.discards[mover]  # his own discard he knows: the adversary's is hidden
     held = (adversary & -adversary).bit_length() - 1
     hidden = (unseen & -unseen).bit_length() - 1

@@ -47,6 +47,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from eventlog import flat, flat_log
 from piquet import (
     Deal,
     DeclarePoint,
@@ -59,7 +60,8 @@ from piquet import (
     observe,
 )
 from piquet.core.cards import card_name, parse_card
-from piquet.core.events import SCORE_KINDS
+from piquet.core.events import SCORE_KINDS, Trick
+from piquet.core.events import Play as PlayEvent
 from piquet.core.rules import rules_named
 
 E, Y = 0, 1  # elder and younger hand
@@ -729,13 +731,32 @@ def check_agreement(deal: Deal, ref: Referee) -> None:
 
 def engine_event(e: Any) -> tuple[str, int, int, int, int]:
     """An engine event as the referee writes it: a SHOW's detail says whether it scores (events.py)."""
-    kind, role, shown, value, detail = e
+    kind, role, shown, value, detail = flat(e)
     return kind, role, shown, value, int(detail > 0) if kind == "show" else detail
+
+
+def check_tricks(deal: Deal) -> None:
+    """Each ``Trick`` follows its two plays and names the winner and his points as Law 65 has them."""
+    log = list(deal.events)
+    for i, e in enumerate(log):
+        if type(e) is not Trick:
+            continue
+        follow = log[i - 1]
+        assert type(follow) is PlayEvent and follow.trick == e.number and follow.card == e.follow, log[i - 3:i + 1]
+        led = [x for x in log[:i] if type(x) is PlayEvent and x.trick == e.number and x.role != follow.role]
+        assert len(led) == 1 and led[0].card == e.lead, (e, led)
+        takes = e.follow >> 3 == e.lead >> 3 and e.follow > e.lead
+        assert e.winner == (follow.role if takes else led[0].role) and e.leader == led[0].role, e
+        counts = deal.rules.counting_cards >> e.follow & 1
+        assert e.points == (counts if takes else 0) + (e.number == 12), e
+    plays = sum(type(e) is PlayEvent for e in log)
+    assert sum(type(e) is Trick for e in log) == plays // 2, "a trick for every two cards played"
 
 
 def check_events(deal: Deal, ref: Referee) -> None:
     """The public log, event by event, is the one the referee expects."""
-    got = [engine_event(e) for e in deal.events]
+    check_tricks(deal)
+    got = [engine_event(e) for e in deal.events if type(e) is not Trick]
     if got != ref.events:
         i = next(i for i, (g, w) in enumerate(zip([*got, None], [*ref.events, None], strict=False)) if g != w)
         raise AssertionError(f"event {i}: the engine has {got[i:i + 3]}, the referee {ref.events[i:i + 3]}, "
@@ -744,7 +765,7 @@ def check_events(deal: Deal, ref: Referee) -> None:
 
 def check_log_shape(deal: Deal, laws: Laws) -> None:
     """What the laws say of the log, stated without the referee's model of it."""
-    log = [tuple(e) for e in deal.events]
+    log = flat_log(deal.events)
     kinds = [e[0] for e in log]
     for i, e in enumerate(log):
         if e[0] == "call_point":  # p. 18: "The elder hand must call the number his point makes."

@@ -75,21 +75,8 @@ from piquet.core.combinations import (
     sets_ok,
 )
 from piquet.core.events import (
-    ASK_VALUE,
-    CALL_POINT,
-    CALL_SEQUENCE,
-    CALL_SET,
-    CALL_VALUE,
-    CARTE_BLANCHE,
-    CARTE_BLANCHE_SHOWN,
     ELDER,
-    EXCHANGE,
-    GAME,
-    LOOK,
-    NAME_SET,
-    PLAY,
     POINT,
-    REPLY,
     ROLES,
     S_CARDS,
     S_CARTE_BLANCHE,
@@ -99,13 +86,28 @@ from piquet.core.events import (
     S_REPIQUE,
     S_SEQUENCES,
     S_SETS,
-    SCORE,
     SEQUENCES,
     SETS,
-    SHOW,
     YOUNGER,
+    AskValue,
+    CallPoint,
+    CallSequence,
+    CallSet,
+    CallValue,
+    CarteBlanche,
+    CarteBlancheShown,
     Event,
+    Exchange,
+    GameWon,
+    Look,
+    NameSet,
+    Reply,
+    Score,
+    Show,
+    Trick,
+    played,
 )
+from piquet.core.events import Play as Played
 from piquet.core.rules import RUBICON, Rules
 
 
@@ -293,7 +295,7 @@ class Deal:
         for role in (ELDER, YOUNGER):
             # Law 20; at Piquet au cent the younger waits until the elder has discarded (p. 16).
             if self.carte_blanche[role] and (role == ELDER or rules.younger_announces_at_once):
-                self.events.append(Event(CARTE_BLANCHE, role))
+                self.events.append(CarteBlanche(role))
 
     @classmethod
     def from_pack(cls, order: Sequence[Card], by: int = 2, rules: Rules = RUBICON,
@@ -327,8 +329,8 @@ class Deal:
     def game_won(self) -> tuple[int, bool] | None:
         """At a game of so many up: (the role that reached the goal in this deal, whether a double game)."""
         for e in reversed(self.events):
-            if e.kind == GAME:
-                return e.role, e.detail == 2
+            if type(e) is GameWon:
+                return e.role, e.double
         return None
 
     def left_by_elder(self) -> tuple[Card, ...]:
@@ -395,7 +397,7 @@ class Deal:
             name = card_name(c)
             why = f"{name} is not in the {who} hand"
             # Whether the adversary or the stock holds it is hidden: the refusal must not tell (Laws 57-58).
-            if any(e.kind == PLAY and e.cards >> c & 1 for e in self.events):
+            if played(self.events) >> c & 1:
                 raise IllegalAction(f"{why}: it has been played, and a card played cannot be taken up (Law 59)")
             if self.discards[role] >> c & 1:
                 raise IllegalAction(f"{why}: it is in his discard, which he cannot retake (Laws 24-25)")
@@ -478,7 +480,7 @@ class Deal:
         elif p == ELDER_LOOK:
             assert isinstance(action, LookAtLeft)
             self.elder_looked = action.look
-            self.events.append(Event(LOOK, ELDER, 0, int(action.look)))
+            self.events.append(Look(ELDER, action.look))
             self.phase = YOUNGER_DISCARD
         elif p == YOUNGER_LOOK:
             assert isinstance(action, LookAtLeft)
@@ -487,7 +489,7 @@ class Deal:
             if action.look:
                 for c in self.left_by_younger():
                     left |= 1 << c
-            self.events.append(Event(LOOK, YOUNGER, left, int(action.look)))
+            self.events.append(Look(YOUNGER, action.look, left))
             self._reckon_and_continue()
         else:
             self._declare(p, action)
@@ -507,9 +509,9 @@ class Deal:
                 self.keys[r] = [declaration_key(c, self.decl[r][c]) for c in (POINT, SEQUENCES, SETS)]
         events = self.events
         for e in events[n_events:]:
-            if e[0] == SCORE:
-                self.scores[e[1]][e[4]] -= e[3]
-                self.totals[e[1]] -= e[3]
+            if type(e) is Score:
+                self.scores[e.role][e.component] -= e.points
+                self.totals[e.role] -= e.points
         del events[n_events:]
         return self.history.pop()
 
@@ -527,13 +529,13 @@ class Deal:
         self.hands[role] = (self.hands[role] & ~cards) | taken
         self.discards[role] = cards
         left = (5 - n) if role == ELDER else 8 - self.elder_takes - n
-        self.events.append(Event(EXCHANGE, role, 0, n, left))
+        self.events.append(Exchange(role, n, left))
         other = 1 - role
         if self.carte_blanche[other]:
             if other == YOUNGER and not self.rules.younger_announces_at_once:
-                self.events.append(Event(CARTE_BLANCHE, YOUNGER))  # au cent: now the elder has discarded (p. 16)
+                self.events.append(CarteBlanche(YOUNGER))  # au cent: now the elder has discarded (p. 16)
             # Law 20: shown as soon as the adversary has discarded; scores first (Law 67 I).
-            self.events.append(Event(CARTE_BLANCHE_SHOWN, other, self.dealt[other]))
+            self.events.append(CarteBlancheShown(other, self.dealt[other]))
             self._score(other, S_CARTE_BLANCHE, 10, self.dealt[other])
             if self.phase == DONE:
                 return  # the goal is reached (p. 20)
@@ -553,10 +555,14 @@ class Deal:
         if p <= YOUNGER_SETS:
             if role == ELDER:
                 if decl:
-                    kind = (CALL_POINT, CALL_SEQUENCE, CALL_SET)[category]
-                    ev.append(_new_event(Event, (kind, ELDER, 0, key[0], 0 if category == POINT else key[1])))
-                    if category == POINT and self.rules.calls_state_value:
-                        ev.append(Event(CALL_VALUE, ELDER, 0, key[1]))  # au cent: what the point makes (p. 18)
+                    if category == POINT:
+                        ev.append(_new_event(CallPoint, (ELDER, key[0])))
+                        if self.rules.calls_state_value:
+                            ev.append(CallValue(ELDER, key[1]))  # au cent: what the point makes (p. 18)
+                    elif category == SEQUENCES:
+                        ev.append(_new_event(CallSequence, (ELDER, key[0], key[1])))
+                    else:
+                        ev.append(_new_event(CallSet, (ELDER, key[0], key[1])))
                     self.phase = _PHASES[p + 1]
                 else:
                     self.phase = _AFTER_CATEGORY[category]
@@ -573,11 +579,11 @@ class Deal:
         ev = self.events
         if category == SETS and not self.rules.sets_shown:
             for item in items:
-                ev.append(Event(NAME_SET, role, 0, item.bit_count(), (item.bit_length() - 1) & 7))
+                ev.append(NameSet(role, item.bit_count(), (item.bit_length() - 1) & 7))
             return
         for item in items:
             points = self._item_score(category, item) if scores else 0
-            ev.append(_new_event(Event, (SHOW, role, item, category, points)))
+            ev.append(_new_event(Show, (role, category, item, points)))
 
     def _item_score(self, category: int, item: Mask) -> int:
         """What a good item scores (Laws 62-64), under the rules (by agreement at au cent, p. 19)."""
@@ -590,12 +596,12 @@ class Deal:
         y_key = self.keys[YOUNGER][category]
         if category == POINT and not self.rules.calls_state_value:
             if y_key[0] == e_key[0]:
-                ev.append(Event(ASK_VALUE, YOUNGER, 0, y_key[0]))  # "What do they make?" (Law 46)
-                ev.append(Event(CALL_VALUE, ELDER, 0, e_key[1]))
+                ev.append(AskValue(YOUNGER, y_key[0]))  # "What do they make?" (Law 46)
+                ev.append(CallValue(ELDER, e_key[1]))
             else:
                 y_key, e_key = (y_key[0], 0), (e_key[0], 0)  # the number of cards decides
         result = (e_key < y_key) - (e_key > y_key) + 1  # 0 good, 1 equal, 2 not good
-        ev.append(_new_event(Event, (REPLY, YOUNGER, 0, result, 0)))
+        ev.append(_new_event(Reply, (YOUNGER, category, result)))
         e_decl = self.decl[ELDER][category]
         if result == 0:
             self._show(ELDER, category, declaration_items(category, e_decl))
@@ -663,7 +669,7 @@ class Deal:
                            len(events), None))
         self.history.append(PLAYS[c])
         hands[role] = hand ^ bit
-        events.append(_new_event(Event, (PLAY, role, bit, trick, 0)))
+        events.append(_new_event(Played, (role, c, trick)))
         counts = self.counting >> c & 1  # p. 19: by agreement nines, eights and sevens count nothing
         if lead < 0:
             self.lead = c
@@ -674,12 +680,13 @@ class Deal:
             return
         if c >> 3 == lead >> 3 and c > lead:
             winner = role
-            if counts or trick == 12:
-                self._score(role, S_PLAY, counts + (trick == 12))
+            points = counts + (trick == 12)
         else:
             winner = leader
-            if trick == 12:
-                self._score(winner, S_PLAY, 1)
+            points = 1 if trick == 12 else 0
+        events.append(_new_event(Trick, (winner, trick, lead, c, points)))
+        if points:
+            self._score(winner, S_PLAY, points)
         won[winner] += 1
         self.leader = winner
         self.lead = -1
@@ -702,7 +709,7 @@ class Deal:
         before = totals[role]
         self.scores[role][kind] += points
         totals[role] = before + points
-        self.events.append(_new_event(Event, (SCORE, role, cards, points, kind)))
+        self.events.append(_new_event(Score, (role, kind, points, cards)))
         if before < 30 <= before + points and totals[1 - role] == 0:
             if kind in _HAND_KINDS:
                 self._score(role, S_REPIQUE, 60)
@@ -713,7 +720,7 @@ class Deal:
             # p. 20: the first to reach the goal in the order of scoring wins the game; the deal stops.
             other = 1 - role
             double = game[other] + totals[other] < self.rules.double_below
-            self.events.append(Event(GAME, role, 0, game[role] + totals[role], 2 if double else 1))
+            self.events.append(GameWon(role, game[role] + totals[role], double))
             self.phase = DONE
 
 

@@ -1,55 +1,446 @@
-"""What happens at the table, as a log of public events.
+"""What happens at the table, as a log of public events, each kind its own small immutable type.
 
 Everything in this log is known to both players: announcements, the number of
 cards each exchanged, every call and reply, the cards each is entitled to see
 because they were scored as good, called as equal or shown (Laws 19, 36, 55),
-the cards played, and every score in the order of Law 67.  What only one
-player may know (his hand, his discard, cards he alone looked at) is never
-put here; an observation adds it for its own player.
+the cards played and the tricks, and every score in the order of Law 67.  What
+only one player may know (his hand, his discard, cards he alone looked at) is
+never put here; an observation adds it for its own player.
+
+Each event carries its facts as they happened, so that no reader works a rule
+out again: a ``Reply`` names the category and its outcome, a ``Trick`` its
+winner and what he scored for it, a ``Score`` its heading in Law 67's order.
+The events are named tuples (fast to make, no dict each) whose equality also
+compares their kind; every one has ``role`` (``ELDER`` or ``YOUNGER``) first,
+``kind`` (its name in the records and on the wire), ``revealed`` (the cards it
+shows both players) and ``to_json()``.
+
+>>> e = Trick(YOUNGER, 3, lead=29, follow=31, points=1)
+>>> e.kind, e.winner, e.leader, e.cards_named, e.to_json()["follow"]
+('trick', 1, 0, 'QD AD', 'AD')
+>>> Play(ELDER, 5, 1) == CallSequence(ELDER, 5, 1), Play(ELDER, 5, 1) == (0, 5, 1)
+(False, False)
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
-from piquet.core.cards import Mask
+from piquet.core.cards import Card, Mask, card_name, cards_of, format_cards
 
 ELDER, YOUNGER = 0, 1
 ROLES = ("elder", "younger")
-
-# Event kinds.
-CARTE_BLANCHE = "carte_blanche"  # announced at once (Law 20)
-CARTE_BLANCHE_SHOWN = "carte_blanche_shown"  # cards = the twelve dealt (Law 19)
-EXCHANGE = "exchange"  # value = cards taken in, detail = cards left in the stock
-LOOK = "look"  # value = 1 looked, 0 declined; cards = what both now see
-CALL_POINT = "call_point"  # value = number of cards
-ASK_VALUE = "ask_value"  # "What do they make?" (Law 46)
-CALL_VALUE = "call_value"  # value = what the point makes
-CALL_SEQUENCE = "call_sequence"  # value = length, detail = rank of the head
-CALL_SET = "call_set"  # value = 3 or 4, detail = rank
-REPLY = "reply"  # value = 0 good, 1 equal, 2 not good
-SHOW = "show"  # cards called good or equal; value = category, detail = the points it scores (0: equal)
-PLAY = "play"  # cards = the card; value = trick number (1-12)
-SCORE = "score"  # value = points; detail = index into SCORE_KINDS; cards = what counted (if shown)
-NAME_SET = "name_set"  # a quatorze or trio named, not shown (au cent, p. 18): value = 3 or 4, detail = rank
-GAME = "game"  # the goal reached (au cent, p. 20): value = the winner's score, detail = 2 for a double game
 
 # Categories of declaration, in the order of calling.
 POINT, SEQUENCES, SETS = 0, 1, 2
 CATEGORIES = ("point", "sequences", "sets")
 
-#: Score components, in the order of Law 67 (pique and repique are additions).
+#: Score headings, in the order of Law 67 (pique and repique are additions).
 SCORE_KINDS = ("carte_blanche", "point", "sequences", "sets", "play", "cards", "pique", "repique")
 (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS, S_PLAY, S_CARDS, S_PIQUE, S_REPIQUE) = range(8)
 
+#: A reply's outcome for the elder's call (Laws 46-49), by index.
+GOOD, EQUAL, NOT_GOOD = 0, 1, 2
 REPLIES = ("Good", "Equal", "Not good")
 
+# The kinds, by name (as records and the wire spell them).
+CARTE_BLANCHE = "carte_blanche"
+CARTE_BLANCHE_SHOWN = "carte_blanche_shown"
+EXCHANGE = "exchange"
+LOOK = "look"
+CALL_POINT = "call_point"
+ASK_VALUE = "ask_value"
+CALL_VALUE = "call_value"
+CALL_SEQUENCE = "call_sequence"
+CALL_SET = "call_set"
+REPLY = "reply"
+SHOW = "show"
+NAME_SET = "name_set"
+PLAY = "play"
+TRICK = "trick"
+SCORE = "score"
+GAME = "game"
 
-class Event(NamedTuple):
-    """One public happening: who, what kind, which cards it reveals, and a number or two."""
 
-    kind: str
+_MASK_FIELDS = frozenset({"cards"})
+_CARD_FIELDS = frozenset({"card", "lead", "follow"})
+
+
+def _field_json(name: str, value: Any) -> Any:
+    if name in _MASK_FIELDS:
+        return [card_name(c) for c in cards_of(value)]
+    if name in _CARD_FIELDS:
+        return card_name(value)
+    if name == "role":
+        return ROLES[value]
+    if name == "category":
+        return CATEGORIES[value]
+    if name == "component":
+        return SCORE_KINDS[value]
+    if name == "outcome":
+        return REPLIES[value]
+    return value
+
+
+class _Event:
+    """What every event has besides its fields: its kind, the cards it shows both players, equality that compares
+    kinds too, a JSON form and a readable repr.  (Mixed into each event's named tuple; no dict per event.)"""
+
+    __slots__ = ()
+    kind: ClassVar[str]
+
+    @property
+    def revealed(self) -> Mask:
+        """The cards this event shows both players (none, unless the event says otherwise)."""
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[operator]
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, *self))  # type: ignore[misc]
+
+    def _names(self) -> tuple[str, ...]:
+        names: tuple[str, ...] = getattr(self, "_fields")  # noqa: B009 (the named tuple's, unknown to the mixin)
+        return names
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain, JSON-ready form: the kind and each named field, cards by name, roles and headings in words."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for name, value in zip(self._names(), self, strict=True):  # type: ignore[call-overload]
+            out[name] = _field_json(name, value)
+        return out
+
+    def __repr__(self) -> str:
+        parts = []
+        for name, value in zip(self._names(), self, strict=True):  # type: ignore[call-overload]
+            if name in _MASK_FIELDS:
+                parts.append(f"{name}={format_cards(cards_of(value)) or '-'}")
+            elif name in _CARD_FIELDS:
+                parts.append(f"{name}={card_name(value)}")
+            elif name == "role":
+                parts.append(ROLES[value])
+            else:
+                parts.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+class _CarteBlanche(NamedTuple):
     role: int
+
+
+class CarteBlanche(_Event, _CarteBlanche):
+    """A carte blanche announced, at once (Law 20; au cent, the younger's after the elder's discard, p. 16)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = CARTE_BLANCHE
+
+
+class _CarteBlancheShown(NamedTuple):
+    role: int
+    cards: Mask
+
+
+class CarteBlancheShown(_Event, _CarteBlancheShown):
+    """The twelve cards dealt, shown as soon as the adversary has discarded (Law 19)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = CARTE_BLANCHE_SHOWN
+
+    @property
+    def revealed(self) -> Mask:
+        return self.cards
+
+
+class _Exchange(NamedTuple):
+    role: int
+    taken: int
+    left: int
+
+
+class Exchange(_Event, _Exchange):
+    """A hand discards and takes in ``taken`` cards, leaving ``left`` in the stock (Laws 21-22)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = EXCHANGE
+
+
+class _Look(NamedTuple):
+    role: int
+    looked: bool
     cards: Mask = 0
-    value: int = 0
-    detail: int = 0
+
+
+class Look(_Event, _Look):
+    """Whether a hand looks at the cards left (Laws 33, 36); ``cards``: what both now see (the younger's look)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = LOOK
+
+    @property
+    def revealed(self) -> Mask:
+        return self.cards
+
+
+class _CallPoint(NamedTuple):
+    role: int
+    length: int
+
+
+class CallPoint(_Event, _CallPoint):
+    """The elder calls his point by the number of cards (Law 46)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = CALL_POINT
+
+
+class _AskValue(NamedTuple):
+    role: int
+    length: int
+
+
+class AskValue(_Event, _AskValue):
+    """The younger, holding as many cards, asks "What do they make?" (Law 46)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = ASK_VALUE
+
+
+class _CallValue(NamedTuple):
+    role: int
+    value: int
+
+
+class CallValue(_Event, _CallValue):
+    """What the elder's point makes (Law 46; at Piquet au cent he says it with his call, p. 18)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = CALL_VALUE
+
+
+class _CallSequence(NamedTuple):
+    role: int
+    length: int
+    head: int
+
+
+class CallSequence(_Event, _CallSequence):
+    """The elder calls his best sequence: its length and the rank of its head (Laws 48, 63)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = CALL_SEQUENCE
+
+
+class _CallSet(NamedTuple):
+    role: int
+    size: int
+    rank: int
+
+
+class CallSet(_Event, _CallSet):
+    """The elder calls his best quatorze or trio: three or four, and the rank (Laws 48, 64)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = CALL_SET
+
+
+class _Reply(NamedTuple):
+    role: int
+    category: int
+    outcome: int
+
+
+class Reply(_Event, _Reply):
+    """The younger's answer to the elder's call in a category: ``GOOD``, ``EQUAL`` or ``NOT_GOOD`` (Laws 46-49)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = REPLY
+
+    @property
+    def words(self) -> str:
+        return REPLIES[self.outcome]
+
+
+class _Show(NamedTuple):
+    role: int
+    category: int
+    cards: Mask
+    points: int
+
+
+class Show(_Event, _Show):
+    """Cards shown because they are good (``points`` they score) or equal (``points`` 0) (Law 55)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = SHOW
+
+    @property
+    def revealed(self) -> Mask:
+        return self.cards
+
+    @property
+    def equal(self) -> bool:
+        return self.points == 0
+
+
+class _NameSet(NamedTuple):
+    role: int
+    size: int
+    rank: int
+
+
+class NameSet(_Event, _NameSet):
+    """A quatorze or trio named, not shown (Piquet au cent, p. 18): three or four, and the rank."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = NAME_SET
+
+
+class _Play(NamedTuple):
+    role: int
+    card: Card
+    trick: int
+
+
+class Play(_Event, _Play):
+    """A card played to trick ``trick`` (1-12) (Laws 57-59)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = PLAY
+
+    @property
+    def revealed(self) -> Mask:
+        return 1 << self.card
+
+
+class _Trick(NamedTuple):
+    role: int
+    number: int
+    lead: Card
+    follow: Card
+    points: int
+
+
+class Trick(_Event, _Trick):
+    """Trick ``number`` is won by ``role``: the card led, the card played to it, and what the winner scored for
+    taking it (Law 65: one for winning as second player with a counting card, one for the last trick)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = TRICK
+
+    @property
+    def winner(self) -> int:
+        return self.role
+
+    @property
+    def leader(self) -> int:
+        """Who led: the winner, unless the card played to it took it."""
+        return self.role if self.lead >> 3 != self.follow >> 3 or self.follow < self.lead else 1 - self.role
+
+    @property
+    def void(self) -> int | None:
+        """The suit led, when the second player did not follow it: he has none left (Law 59)."""
+        return self.lead >> 3 if self.follow >> 3 != self.lead >> 3 else None
+
+    @property
+    def revealed(self) -> Mask:
+        return 1 << self.lead | 1 << self.follow
+
+    @property
+    def cards_named(self) -> str:
+        return f"{card_name(self.lead)} {card_name(self.follow)}"
+
+
+class _Score(NamedTuple):
+    role: int
+    component: int
+    points: int
+    cards: Mask = 0
+
+
+class Score(_Event, _Score):
+    """Points scored under a heading of Law 67 (``component``, index into ``SCORE_KINDS``); ``cards``: what
+    counted, when it was shown."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = SCORE
+
+    @property
+    def revealed(self) -> Mask:
+        return self.cards
+
+    @property
+    def heading(self) -> str:
+        return SCORE_KINDS[self.component]
+
+
+class _GameWon(NamedTuple):
+    role: int
+    score: int
+    double: bool
+
+
+class GameWon(_Event, _GameWon):
+    """At a game of so many up, ``role`` reached the goal with ``score``; a double game if the other had not
+    reached the line (p. 20)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = GAME
+
+
+Event = (CarteBlanche | CarteBlancheShown | Exchange | Look | CallPoint | AskValue | CallValue | CallSequence
+         | CallSet | Reply | Show | NameSet | Play | Trick | Score | GameWon)
+EVENT_TYPES: tuple[type[Event], ...] = (
+    CarteBlanche, CarteBlancheShown, Exchange, Look, CallPoint, AskValue, CallValue, CallSequence, CallSet, Reply,
+    Show, NameSet, Play, Trick, Score, GameWon)
+#: The event types by their ``kind``.
+EVENT_KINDS: dict[str, type[Event]] = {t.kind: t for t in EVENT_TYPES}
+#: The calls of the elder that open a category, and the category each opens.
+CALLS: dict[type[Event], int] = {CallPoint: POINT, CallSequence: SEQUENCES, CallSet: SETS}
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    """The event ``to_json`` wrote (records and tests read it back)."""
+    from piquet.core.cards import parse_card
+
+    cls = EVENT_KINDS[data["kind"]]
+    values: list[Any] = []
+    for name in cls._fields:
+        v = data[name]
+        if name in _MASK_FIELDS:
+            m = 0
+            for c in v:
+                m |= 1 << parse_card(c)
+            v = m
+        elif name in _CARD_FIELDS:
+            v = parse_card(v)
+        elif name == "role":
+            v = ROLES.index(v)
+        elif name == "category":
+            v = CATEGORIES.index(v)
+        elif name == "component":
+            v = SCORE_KINDS.index(v)
+        elif name == "outcome":
+            v = REPLIES.index(v)
+        values.append(v)
+    return cls(*values)
+
+
+def played(events: tuple[Event, ...] | list[Event], role: int | None = None) -> Mask:
+    """The cards played so far (by one role, or by both)."""
+    m = 0
+    for e in events:
+        if type(e) is Play and (role is None or e.role == role):
+            m |= 1 << e.card
+    return m
+
+
+def revealed(events: tuple[Event, ...] | list[Event]) -> Mask:
+    """Every card the log shows both players."""
+    m = 0
+    for e in events:
+        m |= e.revealed
+    return m

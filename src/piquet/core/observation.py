@@ -19,17 +19,18 @@ from piquet.core.actions import Action
 from piquet.core.cards import Card, Mask, card_name, cards_of
 from piquet.core.deal import Deal, Phase, legal_count, legal_iter, legal_sample
 from piquet.core.events import (
-    CARTE_BLANCHE_SHOWN,
     CATEGORIES,
     ELDER,
-    EXCHANGE,
-    PLAY,
     ROLES,
     SCORE_KINDS,
-    SHOW,
     YOUNGER,
+    CarteBlancheShown,
     Event,
+    Exchange,
+    Show,
+    revealed,
 )
+from piquet.core.events import played as played_in
 from piquet.core.rules import RUBICON, Rules
 
 
@@ -90,18 +91,14 @@ class Observation:
 
     def played(self, role: int | None = None) -> Mask:
         """Cards played so far (by one role, or by both)."""
-        m = 0
-        for e in self.events:
-            if e.kind == PLAY and (role is None or e.role == role):
-                m |= e.cards
-        return m
+        return played_in(self.events, role)
 
     def shown(self, role: int) -> Mask:
         """Cards the adversary (or he) showed by calling or by a carte blanche."""
         m = 0
         for e in self.events:
-            if e.role == role and e.kind in (SHOW, CARTE_BLANCHE_SHOWN):
-                m |= e.cards
+            if e.role == role and type(e) in (Show, CarteBlancheShown):
+                m |= e.revealed
         return m
 
     def adversary_known(self) -> Mask:
@@ -109,14 +106,14 @@ class Observation:
         other = 1 - self.role
         known = 0
         for e in self.events:
-            if e.role == other and e.kind == SHOW:
+            if e.role == other and type(e) is Show:
                 known |= e.cards
         return known & ~self.played()
 
     def exchanged(self, role: int) -> int | None:
         for e in self.events:
-            if e.kind == EXCHANGE and e.role == role:
-                return e.value
+            if type(e) is Exchange and e.role == role:
+                return e.taken
         return None
 
     def visible_cards(self) -> Mask:
@@ -124,9 +121,7 @@ class Observation:
         m = self.dealt | self.hand | self.discard | self.taken | self.seen_left
         if self.lead >= 0:
             m |= 1 << self.lead
-        for e in self.events:
-            m |= e.cards
-        return m
+        return m | revealed(self.events)
 
     def to_json(self) -> dict[str, Any]:
         """A plain, JSON-ready form with cards by name: what an interface sends its player."""
@@ -150,11 +145,7 @@ class Observation:
             "trick": self.trick,
             "tricks_won": {ROLES[r]: self.tricks_won[r] for r in (ELDER, YOUNGER)},
             "scores": {ROLES[r]: dict(zip(SCORE_KINDS, self.scores[r], strict=True)) for r in (ELDER, YOUNGER)},
-            "events": [
-                {"kind": e.kind, "role": ROLES[e.role], "cards": names(e.cards), "value": e.value,
-                 "detail": e.detail}
-                for e in self.events
-            ],
+            "events": [e.to_json() for e in self.events],
             "partie": None if self.partie is None else {
                 "seat": self.partie.seat, "dealer": self.partie.dealer,
                 "deal_number": self.partie.deal_number, "deals": self.partie.deals_in_partie,
