@@ -14,15 +14,15 @@ from piquet.core.cards import TEN, CardSet, Mask, parse_card, rank_of
 from piquet.core.deal import Deal, IllegalAction, Phase, full_declarations
 from piquet.core.events import (
     ASK_VALUE,
-    CALL_POINT,
     CALL_VALUE,
     CARTE_BLANCHE,
     CARTE_BLANCHE_SHOWN,
     ELDER,
     EXCHANGE,
     GAME,
-    NAME_SET,
-    PLAY,
+    GOOD,
+    NOT_GOOD,
+    POINT,
     REPLY,
     S_CARTE_BLANCHE,
     S_PLAY,
@@ -31,7 +31,16 @@ from piquet.core.events import (
     SETS,
     SHOW,
     YOUNGER,
+    CallPoint,
+    CallValue,
+    Exchange,
+    GameWon,
+    NameSet,
+    Reply,
+    Score,
+    Show,
 )
+from piquet.core.events import Play as PlayEvent
 from piquet.core.observation import observe
 from piquet.core.partie import Partie, first_dealer_after_cut
 from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, AuCentRules, Game, rules_named
@@ -111,7 +120,7 @@ def test_the_younger_need_not_discard() -> None:
     assert observe(deal, YOUNGER).min_discard == 0 and Discard(0) in list(observe(deal, YOUNGER).legal_actions())
     deal.apply(Discard(0))
     assert deal.hands[YOUNGER] == younger and deal.phase == Phase.ELDER_POINT
-    assert deal.events[-1][:4] == (EXCHANGE, YOUNGER, 0, 0) and deal.events[-1].detail == 8 - 1
+    assert deal.events[-1] == Exchange(YOUNGER, 0, 8 - 1)
     assert n == 12
     # The rubicon game refuses it (Law 22).
     rubicon = Deal.shuffled(random.Random(1))
@@ -169,7 +178,7 @@ def test_a_carte_blanche_can_win_the_game() -> None:
     deal = Deal(m(CB_ELDER), m(CB_YOUNGER), stock(CB_STOCK), AU_CENT, (60, 95))
     deal.apply(Discard(m("9C 8C 7C")))
     assert deal.is_over and deal.game_won == (YOUNGER, False) and deal.to_move is None
-    assert deal.events[-1][:2] == (GAME, YOUNGER) and deal.events[-1].value == 105
+    assert deal.events[-1] == GameWon(YOUNGER, 105, False)
     with pytest.raises(IllegalAction, match="over"):
         deal.apply(Discard(0))
     deal.undo()
@@ -203,11 +212,11 @@ def test_the_elder_states_what_his_point_makes() -> None:
     """p. 18: "The elder hand must call the number his point makes"; Law 46: the number of cards suffices."""
     deal = called_deal()
     deal.apply(DeclarePoint(m("AS KS QS JS 10S")))
-    assert [e[:4] for e in deal.events[-2:]] == [(CALL_POINT, ELDER, 0, 5), (CALL_VALUE, ELDER, 0, 51)]
+    assert deal.events[-2:] == [CallPoint(ELDER, 5), CallValue(ELDER, 51)]
     # The younger, with six cards, learns what the five make: at Rubicon Piquet he would not.
     assert any(e.kind == CALL_VALUE and e.value == 51 for e in observe(deal, YOUNGER).events)
     deal.apply(DeclarePoint(m("KD QD 10D 9D 8D 7D")))
-    assert deal.events[-1][:4] == (REPLY, YOUNGER, 0, 2)  # not good
+    assert deal.events[-1] == Reply(YOUNGER, POINT, NOT_GOOD)
     assert ASK_VALUE not in kinds(deal)
     rubicon = Deal(m(QUINT_ELDER), m(SIX_YOUNGER), stock(QS_STOCK))
     exchange(rubicon, "JD", "7S")
@@ -222,7 +231,7 @@ def test_equal_points_are_compared_without_asking() -> None:
     deal.apply(DeclarePoint(m("AS KS QS JS")))  # four cards making 41
     deal.apply(DeclarePoint(m("KD QD 10D 9D")))  # four cards making 39
     assert [e.kind for e in deal.events[-3:]] == [CALL_VALUE, REPLY, SHOW]
-    assert deal.events[-2].value == 0  # good
+    assert deal.events[-2] == Reply(YOUNGER, POINT, GOOD)
     assert ASK_VALUE not in kinds(deal)
 
 
@@ -254,14 +263,13 @@ def test_quatorzes_and_trios_are_named_not_shown() -> None:
     deal.apply(LookAtLeft(False))
     deal.apply(Discard(m("9H")))
     declare_all(deal)
-    names = [e for e in deal.events if e.kind == NAME_SET]
-    assert [(e.role, e.value, e.detail) for e in names] == [(ELDER, 4, rank_of(parse_card("KS"))),
-                                                            (ELDER, 3, TEN)]
-    assert not any(e.kind == SHOW and e.value == SETS for e in deal.events)
+    names = [e for e in deal.events if type(e) is NameSet]
+    assert names == [NameSet(ELDER, 4, rank_of(parse_card("KS"))), NameSet(ELDER, 3, TEN)]
+    assert not any(type(e) is Show and e.category == SETS for e in deal.events)
     deal.apply(Play(parse_card("AS")))
     reckon(deal)
     assert deal.scores[ELDER][S_SETS] == 17
-    assert all(e.cards == 0 for e in deal.events if e.kind == SCORE and e.detail == S_SETS)
+    assert all(e.cards == 0 for e in deal.events if type(e) is Score and e.component == S_SETS)
     # The younger sees the ten of spades in the quint major shown, never the other two tens reckoned.
     seen = observe(deal, YOUNGER).visible_cards()
     assert seen & m("10S") and not seen & m("10H 10D")
@@ -279,8 +287,8 @@ def test_a_younger_reckoning_a_trio_names_it() -> None:
     declare_all(deal)
     deal.apply(Play(parse_card("AH")))
     reckon(deal)
-    named = [(e.role, e.value) for e in deal.events if e.kind == NAME_SET]
-    assert (YOUNGER, 3) in named and not any(e.kind == SHOW and e.value == SETS for e in deal.events)
+    named = [(e.role, e.size) for e in deal.events if type(e) is NameSet]
+    assert (YOUNGER, 3) in named and not any(type(e) is Show and e.category == SETS for e in deal.events)
     seen = observe(deal, ELDER).visible_cards()  # the ten of spades is in the younger's quint, shown
     assert seen & m("10S") and not seen & m("10H 10D")
 
@@ -298,7 +306,7 @@ def test_points_ending_in_four_count_one_less() -> None:
     assert deal.events[-1].value == 44
     deal.apply(DeclarePoint(m("AC KC QC JC")))  # four cards: fewer
     show = deal.events[-1]
-    assert show.kind == SHOW and show.detail == 4  # scores four, not five
+    assert show == Show(ELDER, POINT, m("JH 10H 9H 8H 7H"), 4)  # scores four, not five
     assert fours.point_score(m("JH 10H 9H 8H 7H")) == 4 and AU_CENT.point_score(m("JH 10H 9H 8H 7H")) == 5
 
 
@@ -310,7 +318,7 @@ def play_out(deal: Deal, rng: random.Random) -> None:
 def reckon_play(deal: Deal, counting: Mask) -> tuple[int, int]:
     """An independent count of the points made in play (Law 65, and p. 19 for the small cards)."""
     points = [0, 0]
-    plays = [(e.role, e.cards.bit_length() - 1) for e in deal.events if e.kind == PLAY]
+    plays = [(e.role, e.card) for e in deal.events if type(e) is PlayEvent]
     for t in range(0, len(plays), 2):
         (leader, lead), (second, card) = plays[t], plays[t + 1]
         points[leader] += counting >> lead & 1
@@ -368,8 +376,8 @@ def test_the_first_to_a_hundred_in_the_order_of_scoring_wins_the_game() -> None:
     hands_scored(deal)
     assert deal.is_over and deal.game_won == (YOUNGER, False)
     assert deal.totals == [0, 6] and deal.scores[ELDER][2] == 0  # the quint never reckons
-    assert [e.kind for e in deal.events[-2:]] == [SCORE, GAME] and deal.events[-1].value == 103
-    assert sum(1 for e in deal.events if e.kind == PLAY) == 1  # the first lead only: the rest is not played
+    assert [e.kind for e in deal.events[-2:]] == [SCORE, GAME] and deal.events[-1] == GameWon(YOUNGER, 103, False)
+    assert sum(1 for e in deal.events if type(e) is PlayEvent) == 1  # the first lead only: the rest is not played
     # With the younger further off, the elder's quint comes first to a hundred.
     deal = called_deal(game=(85, 90))
     hands_scored(deal)
@@ -379,7 +387,7 @@ def test_the_first_to_a_hundred_in_the_order_of_scoring_wins_the_game() -> None:
 def test_a_hundred_before_the_adversary_has_fifty_is_a_double_game() -> None:
     deal = called_deal(game=(85, 40))
     hands_scored(deal)
-    assert deal.game_won == (ELDER, True) and deal.events[-1].detail == 2  # the younger has 46
+    assert deal.game_won == (ELDER, True) and deal.events[-1].double  # the younger has 46
     deal = called_deal(game=(85, 44))
     hands_scored(deal)
     assert deal.game_won == (ELDER, False)  # the younger has fifty: a single game
@@ -410,15 +418,15 @@ def test_a_deal_stops_exactly_where_a_player_first_reaches_a_hundred(spec: str) 
         running = list(game)
         first = None
         for i, e in enumerate(free.events):
-            if e.kind == SCORE:
-                running[e.role] += e.value
+            if type(e) is Score:
+                running[e.role] += e.points
                 if first is None and max(running) >= 100:
                     first = (i, e.role)
         if deal.game_won is None:
             assert first is None and deal.events == free.events
             continue
         stopped += 1
-        in_play += deal.events[-2].detail == S_PLAY
+        in_play += type(deal.events[-2]) is Score and deal.events[-2].component == S_PLAY
         role, double = deal.game_won
         assert first is not None and first[1] == role
         # The stopped deal's log is the free deal's up to that score (and a repique that goes with it).

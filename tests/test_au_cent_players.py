@@ -32,7 +32,7 @@ from piquet.cli.main import main
 from piquet.core.actions import PLAYS, Action, DeclarePoint, Discard, LookAtLeft
 from piquet.core.cards import COURT_CARDS, KING, RANK_MASKS, SUIT_MASKS, CardSet, Mask, cards_of, parse_cards
 from piquet.core.deal import Deal, Phase, full_declarations
-from piquet.core.events import ELDER, NAME_SET, REPLY, YOUNGER
+from piquet.core.events import ELDER, GOOD, POINT, YOUNGER, CallValue, NameSet, Reply
 from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie, cut_for_deal
 from piquet.core.rules import rules_named
@@ -432,8 +432,8 @@ def trio_of_kings_deal() -> Deal:
 
 def test_a_trio_named_tells_the_rank_not_the_cards() -> None:
     deal = trio_of_kings_deal()
-    named = [e for e in deal.events if e.kind == NAME_SET]
-    assert [(e.role, e.value, e.detail, e.cards) for e in named] == [(E, 3, KING, 0)]
+    named = [e for e in deal.events if type(e) is NameSet]
+    assert named == [NameSet(E, 3, KING)]
     obs = with_context(deal, observe(deal, Y))
     kings = RANK_MASKS[KING]
     assert obs.hand & kings == 0 and obs.visible_cards() & kings == cs("KS")  # shown in his point, not the others
@@ -461,7 +461,7 @@ def test_a_point_good_at_au_cent_may_be_of_as_many_cards() -> None:
     call = kinds.index("call_point")
     assert kinds[call:call + 3] == ["call_point", "call_value", "reply"] and "ask_value" not in kinds
     reply = deal.events[call + 2]
-    assert deal.events[call + 1].value == 50 and reply.kind == REPLY and reply.value == 0  # 49 against 50: "Good"
+    assert deal.events[call + 1] == CallValue(E, 50) and reply == Reply(YOUNGER, POINT, GOOD)  # 49 against 50: "Good"
     obs = with_context(deal, observe(deal, E))
     worlds = sample_worlds(obs, random.Random(6), 300, honest=True)
     fives = 0

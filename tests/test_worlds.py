@@ -28,7 +28,8 @@ from piquet.core.actions import Action
 from piquet.core.cards import COURT_CARDS, FULL_PACK, SUIT_MASKS, CardSet, Mask, cards_of, parse_card, parse_cards
 from piquet.core.combinations import point_key
 from piquet.core.deal import full_declarations
-from piquet.core.events import LOOK, PLAY, SCORE, SHOW, YOUNGER
+from piquet.core.events import YOUNGER, Look, Score, Show
+from piquet.core.events import Play as PlayEvent
 from piquet.core.observation import Observation
 from piquet.players.base import Player, RandomPlayer, SimplePlayer
 from piquet.players.worlds import Knowledge, World, consistent, discard_likelihood, rebuild, sample_worlds
@@ -63,17 +64,17 @@ def adversary_facts(obs: Observation) -> tuple[Mask, Mask, Mask]:
     shown = 0
     left_public = 0
     for e in obs.events:
-        if e.role == adv and (e.kind == SHOW or (e.kind == SCORE and e.detail != 0)):
-            shown |= e.cards
-        if e.kind == LOOK and e.role == YOUNGER:
+        if e.role == adv and (type(e) is Show or (type(e) is Score and e.component != 0)):
+            shown |= e.revealed
+        if type(e) is Look and e.role == YOUNGER:
             left_public |= e.cards
     cannot = obs.hand | obs.discard | played | left_public
     voids = 0
     lead = -1
     for e in obs.events:
-        if e.kind != PLAY:
+        if type(e) is not PlayEvent:
             continue
-        c = e.cards.bit_length() - 1
+        c = e.card
         if lead < 0:
             lead = c
             continue
@@ -225,7 +226,7 @@ def split_weight(hand: Mask, rest: int, x: int, rest_court: int) -> int:
 
 def world_for(obs: Observation, hand: Mask, x: int) -> World:
     """A world in which the adversary holds ``hand`` after taking in ``x`` cards, with a court card dealt if any."""
-    look = sum(e.cards for e in obs.events if e.kind == LOOK)
+    look = sum(e.cards for e in obs.events if type(e) is Look)
     pool = FULL_PACK & ~obs.dealt & ~obs.taken & ~look
     by_court = sorted(cards_of(hand), key=lambda c: bool(COURT_CARDS >> c & 1))
     taken = sum(1 << c for c in by_court[:x])
@@ -267,7 +268,7 @@ def test_uniform_over_the_consistent_hands(role: int, honest: bool) -> None:
     adv = 1 - role
     x = obs.exchanged(adv)
     assert x is not None
-    look = sum(e.cards for e in obs.events if e.kind == LOOK)
+    look = sum(e.cards for e in obs.events if type(e) is Look)
     pool = FULL_PACK & ~obs.dealt & ~obs.taken & ~look
     assert not obs.seen_left  # the split below assumes no card seen left in the stock
     weights: dict[Mask, int] = {}
@@ -414,10 +415,10 @@ def test_a_void_shown_in_play() -> None:
         while not deal.is_over:
             r = deal.to_move or 0
             deal.apply(players[r].choose(observe(deal, r)))
-            last = deal.events[-1]
-            if last.kind == PLAY and deal.lead < 0 and last.role == E:
-                led = [e for e in deal.events if e.kind == PLAY][-2].cards.bit_length() - 1
-                if not last.cards & SUIT_MASKS[led >> 3]:
+            plays = [e for e in deal.events if type(e) is PlayEvent]
+            if isinstance(deal.history[-1], Play) and deal.lead < 0 and r == E:
+                led = plays[-2].card
+                if not 1 << plays[-1].card & SUIT_MASKS[led >> 3]:
                     obs = observe(deal, Y)
                     assert Knowledge.of(obs).voids & SUIT_MASKS[led >> 3]
                     for honest in (True, False):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from piquet.core.cards import Card, Mask, card_name, cards_of, format_cards
+from piquet.core.cards import SUIT_MASKS, Card, Mask, card_name, cards_of, format_cards
 
 ELDER, YOUNGER = 0, 1
 ROLES = ("elder", "younger")
@@ -443,4 +443,13 @@ def revealed(events: tuple[Event, ...] | list[Event]) -> Mask:
     m = 0
     for e in events:
         m |= e.revealed
+    return m
+
+
+def voids_shown(events: tuple[Event, ...] | list[Event], role: int) -> Mask:
+    """The suits (as a mask of their cards) in which ``role`` has shown in play that he holds no card (Law 59)."""
+    m = 0
+    for e in events:
+        if type(e) is Trick and e.void is not None and e.leader != role:
+            m |= SUIT_MASKS[e.void]
     return m

@@ -25,7 +25,7 @@ from piquet.core.cards import (
 )
 from piquet.core.combinations import best_point, best_sequences, point_key
 from piquet.core.deal import IllegalAction, Phase, full_declarations
-from piquet.core.events import PLAY
+from piquet.core.events import voids_shown
 from piquet.core.observation import Observation, first_card
 
 
@@ -158,19 +158,7 @@ def choose_discard(hand: Mask, most: int, elder: bool, least: int = 1) -> Mask:
 
 def adversary_voids(obs: Observation) -> Mask:
     """The suits (as masks) in which the adversary has shown he holds no card."""
-    voids = 0
-    lead = -1
-    for e in obs.events:
-        if e.kind != PLAY:
-            continue
-        c = first_card(e.cards)
-        if lead < 0:
-            lead = c
-            continue
-        if e.role != obs.role and c >> 3 != lead >> 3:
-            voids |= SUIT_MASKS[lead >> 3]
-        lead = -1
-    return voids
+    return voids_shown(obs.events, 1 - obs.role)
 
 
 class SimplePlayer:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import comb, erf, sqrt
+from typing import TypeVar
 
 from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
 from piquet.core.cards import (
@@ -68,21 +69,24 @@ from piquet.core.combinations import (
 )
 from piquet.core.deal import IllegalAction, Phase
 from piquet.core.events import (
-    ASK_VALUE,
-    CALL_POINT,
-    CALL_SEQUENCE,
-    CALL_SET,
-    CALL_VALUE,
     ELDER,
-    LOOK,
-    NAME_SET,
-    PLAY,
+    EQUAL,
+    NOT_GOOD,
     POINT,
-    REPLY,
     SEQUENCES,
     SETS,
-    SHOW,
     YOUNGER,
+    AskValue,
+    CallPoint,
+    CallSequence,
+    CallSet,
+    CallValue,
+    Event,
+    Look,
+    NameSet,
+    Reply,
+    Show,
+    voids_shown,
 )
 from piquet.core.observation import Observation, first_card
 from piquet.odds.chances import POOL, Against, chance_of_any, draw_chance, odds_against
@@ -583,27 +587,14 @@ def cavendish_discard(hand: Mask, most: int, role: int, bold: float = 0.0, fewes
 
 # ---------------------------------------------------------------- what the adversary may hold
 
-def _events(obs: Observation, kind: str, role: int | None = None) -> Iterator[tuple[int, int, int]]:
-    for e in obs.events:
-        if e.kind == kind and (role is None or e.role == role):
-            yield e.cards, e.value, e.detail
+_E = TypeVar("_E", bound=Event)
 
 
-def _voids(obs: Observation) -> Mask:
-    """The suits (as a mask) in which the adversary has shown he holds no card."""
-    voids = 0
-    lead = -1
+def _of(obs: Observation, kind: type[_E], role: int | None = None) -> Iterator[_E]:
+    """The events of one kind in the log (of one role, or of both)."""
     for e in obs.events:
-        if e.kind != PLAY:
-            continue
-        c = first_card(e.cards)
-        if lead < 0:
-            lead = c
-            continue
-        if e.role != obs.role and c >> 3 != lead >> 3:
-            voids |= SUIT_MASKS[lead >> 3]
-        lead = -1
-    return voids
+        if type(e) is kind and (role is None or e.role == role):
+            yield e
 
 
 def _point_candidates(pool: Mask, count: int, value: int | None, more: bool = False) -> list[Mask]:
@@ -640,22 +631,22 @@ class Reading:
         his_played = obs.played(him)
         self.size = 12 - his_played.bit_count()
         out = obs.hand | obs.discard | played
-        for cards, looked, _ in _events(obs, LOOK, YOUNGER):
-            if looked:
-                out |= cards  # left in the stock by the younger, seen by both (Law 36)
+        for look in _of(obs, Look, YOUNGER):
+            if look.looked:
+                out |= look.cards  # left in the stock by the younger, seen by both (Law 36)
         known = 0
-        for cards, _, _ in _events(obs, SHOW, him):
-            known |= cards
+        for show in _of(obs, Show, him):
+            known |= show.cards
         maybe = 0  # cards the elder left and saw, some of which the younger may have taken
         if me == ELDER and obs.seen_left:
             e_took = obs.exchanged(ELDER) or 0
             y_took = obs.exchanged(YOUNGER) or 0
             left = obs.seen_left & ~out
-            if any(looked for _, looked, _ in _events(obs, LOOK, YOUNGER)) or y_took >= 5 - e_took:
+            if any(look.looked for look in _of(obs, Look, YOUNGER)) or y_took >= 5 - e_took:
                 known |= left
             else:
                 maybe = left
-        self.voids = _voids(obs)
+        self.voids = voids_shown(obs.events, him)
         possible = FULL_PACK & ~out & ~self.voids
         known &= ~played
         self.lengths = [0] * 4  # lengths he must hold, from a call whose suit is certain
@@ -673,9 +664,9 @@ class Reading:
     def _from_calls(self, obs: Observation, pool: Mask) -> Mask:
         """Cards the elder's calls tell, when they were not good and so not shown (p. 154-155)."""
         known = 0
-        shown = {c for _, c, _ in _events(obs, SHOW, ELDER)}
-        count = next((v for _, v, _ in _events(obs, CALL_POINT, ELDER)), 0)
-        value = next((v for _, v, _ in _events(obs, CALL_VALUE, ELDER)), None)
+        shown = {show.category for show in _of(obs, Show, ELDER)}
+        count = next((call.length for call in _of(obs, CallPoint, ELDER)), 0)
+        value = next((call.value for call in _of(obs, CallValue, ELDER)), None)
         if count and POINT not in shown:
             # "A point of forty-four ... you know that his point consists of five cards, without an ace,
             # and ending in a tierce minor" (p. 155, and the table there).
@@ -689,9 +680,10 @@ class Reading:
                 known |= common
                 if suits.bit_count() == 1:
                     self.lengths[_high(cands[0]) >> 3] = count
-        for _, length, head in _events(obs, CALL_SEQUENCE, ELDER):
+        for sequence in _of(obs, CallSequence, ELDER):
             if SEQUENCES in shown:
                 break
+            length, head = sequence.length, sequence.head
             runs = []
             for s in SUITS:
                 run = ((1 << length) - 1) << (s * 8 + head - length + 1)
@@ -699,9 +691,10 @@ class Reading:
                     runs.append(run)
             if len(runs) == 1:
                 known |= runs[0]
-        for _, n, rank in _events(obs, CALL_SET, ELDER):
+        for called_set in _of(obs, CallSet, ELDER):
             if SETS in shown:
                 break
+            n, rank = called_set.size, called_set.rank
             cands_r = pool & RANK_MASKS[rank]
             if cands_r.bit_count() == n:
                 known |= cands_r
@@ -711,7 +704,8 @@ class Reading:
     def _from_named(obs: Observation, pool: Mask) -> Mask:
         """Cards a quatorze or trio named, not shown, tells (Piquet au cent, p. 18): all of a rank he may hold."""
         known = 0
-        for _, n, rank in _events(obs, NAME_SET, 1 - obs.role):
+        for named in _of(obs, NameSet, 1 - obs.role):
+            n, rank = named.size, named.rank
             cands = pool & RANK_MASKS[rank]
             if cands.bit_count() == n:
                 known |= cands
@@ -864,12 +858,12 @@ class CavendishPlayer:
             return 0
         if obs.phase == Phase.YOUNGER_RECKON_POINT:
             return best  # the elder called none: any point is good (p. 93)
-        called = next((v for _, v, _ in _events(obs, CALL_POINT, ELDER)), 0)
+        called = next((call.length for call in _of(obs, CallPoint, ELDER)), 0)
         n = best.bit_count()
         if obs.rules.calls_state_value:
             # Piquet au cent: the call says what the point makes (p. 18), so the whole of it is compared:
             # lower, say nothing of the hand; equal or better, declare it.
-            value = next((v for _, v, _ in _events(obs, CALL_VALUE, ELDER)), 0)
+            value = next((call.value for call in _of(obs, CallValue, ELDER)), 0)
             return 0 if point_key(best) < (called, value) else best
         if n < called:
             return 0  # good either way: say nothing of the hand
@@ -936,7 +930,7 @@ class CavendishPlayer:
             return self._sink(obs, runs, SEQUENCES)
         if p == Phase.YOUNGER_RECKON_SEQUENCES:
             return () if mode == SCORE_LITTLE else self._sink(obs, runs, SEQUENCES)
-        called = next(((v, d) for _, v, d in _events(obs, CALL_SEQUENCE, ELDER)), (0, 0))
+        called = next(((call.length, call.head) for call in _of(obs, CallSequence, ELDER)), (0, 0))
         mine = sequence_key(runs[0])
         if mine < called:
             return ()  # "Good" either way: nothing shown
@@ -955,7 +949,7 @@ class CavendishPlayer:
             return self._sink(obs, sets, SETS)
         if p == Phase.YOUNGER_RECKON_SETS:
             return () if mode == SCORE_LITTLE else self._sink(obs, sets, SETS)
-        called = next(((v, d) for _, v, d in _events(obs, CALL_SET, ELDER)), (0, 0))
+        called = next(((call.size, call.rank) for call in _of(obs, CallSet, ELDER)), (0, 0))
         if set_key(sets[0]) < called or mode == SCORE_LITTLE:
             return ()
         return sets
@@ -967,14 +961,14 @@ class CavendishPlayer:
         could make it is listed, and if each contains a sequence better than
         the elder's best, the elder's cannot be good.
         """
-        reply = next((v for _, v, _ in _events(obs, REPLY, YOUNGER)), None)
-        n = next((v for _, v, _ in _events(obs, CALL_POINT, ELDER)), 0)
-        if reply not in (1, 2) or not n:
+        reply = next((r.outcome for r in _of(obs, Reply, YOUNGER) if r.category == POINT), None)
+        n = next((call.length for call in _of(obs, CallPoint, ELDER)), 0)
+        if reply not in (EQUAL, NOT_GOOD) or not n:
             return False
-        asked = any(True for _ in _events(obs, ASK_VALUE))
-        value = next((v for _, v, _ in _events(obs, CALL_VALUE, ELDER)), 0)
+        asked = any(True for _ in _of(obs, AskValue))
+        value = next((call.value for call in _of(obs, CallValue, ELDER)), 0)
         pool = FULL_PACK & ~(obs.hand | obs.discard)
-        if reply == 1:
+        if reply == EQUAL:
             cands = _point_candidates(pool, n, value)
         elif asked or obs.rules.calls_state_value:
             cands = [m for m in _point_candidates(pool, n, None) if point_key(m)[1] > value]
@@ -1285,8 +1279,8 @@ class CavendishPlayer:
             group.append(y)
             x = y
         shown = 0
-        for cards, _, _ in _events(r.obs, SHOW, r.obs.role):
-            shown |= cards
+        for show in _of(r.obs, Show, r.obs.role):
+            shown |= show.cards
         for y in group:
             if shown >> y & 1:
                 return y
@@ -1326,8 +1320,8 @@ class CavendishPlayer:
         exit_suits = {s for s in SUITS if s not in tenaces and hand & SUIT_MASKS[s]
                       and all(r.win_chance(c) < 0.5 for c in cards_of(hand & SUIT_MASKS[s]))}
         shown = 0
-        for cards, _, _ in _events(obs, SHOW, me):
-            shown |= cards
+        for show in _of(obs, Show, me):
+            shown |= show.cards
         played = obs.played()
 
         def keep(c: Card) -> float:

@@ -50,17 +50,19 @@ from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, D
 from piquet.core.cards import FULL_PACK, SUIT_MASKS, Card, Mask, cards_of
 from piquet.core.deal import Deal, IllegalAction, Phase, declaration_key, declaration_of, full_declarations
 from piquet.core.events import (
-    CALL_POINT,
-    CALL_SEQUENCE,
-    CALL_SET,
+    CALLS,
     ELDER,
-    REPLY,
+    NOT_GOOD,
+    POINT,
     S_CARTE_BLANCHE,
     S_POINT,
     S_REPIQUE,
     S_SEQUENCES,
     S_SETS,
+    SEQUENCES,
+    SETS,
     YOUNGER,
+    Reply,
 )
 from piquet.core.observation import Observation, first_card
 from piquet.core.rules import RUBICON, AuCentRules, Rules, rules_named
@@ -86,7 +88,6 @@ FULL = Strength("search", play_worlds=20, discards_per_count=4, exchange_worlds=
 _DISCARDS = (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD)
 _LOOKS = (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK)
 _ELDER_CALLS = {Phase.ELDER_POINT: 0, Phase.ELDER_SEQUENCES: 1, Phase.ELDER_SETS: 2}
-_CALL_KINDS = (CALL_POINT, CALL_SEQUENCE, CALL_SET)
 #: Declaring nothing in each category: sinking it whole.
 _NOTHING: tuple[Action, ...] = (DeclarePoint(0), DeclareSequences(()), DeclareSets(()))
 #: Below this chance of being good (or half of being equal), a call is sunk.
@@ -239,10 +240,10 @@ def pique_need(obs: Observation, younger_hand: Mask | None = None) -> int:
     if younger or elder >= 30:
         return 0
     if obs.trick == 1 and obs.lead < 0 and obs.role == ELDER:
-        if any(e.kind == REPLY and e.value == 2 for e in obs.events):
+        if any(type(e) is Reply and e.outcome == NOT_GOOD for e in obs.events):
             return 0
-        called = {e.kind for e in obs.events if e.role == ELDER}
-        uncalled = [c for c, kind in enumerate(_CALL_KINDS) if kind not in called]
+        called = {CALLS[type(e)] for e in obs.events if type(e) in CALLS}
+        uncalled = [c for c in (POINT, SEQUENCES, SETS) if c not in called]
         if uncalled and younger_hand is None:
             return 0
         if younger_hand is not None:

@@ -95,27 +95,27 @@ from piquet.core.cards import (
 from piquet.core.cards import cards_of as _cards_of
 from piquet.core.deal import Deal, IllegalAction, Phase
 from piquet.core.events import (
-    ASK_VALUE,
-    CALL_POINT,
-    CALL_SEQUENCE,
-    CALL_SET,
-    CALL_VALUE,
-    CARTE_BLANCHE,
-    CARTE_BLANCHE_SHOWN,
     ELDER,
-    EXCHANGE,
-    LOOK,
-    NAME_SET,
-    PLAY,
     POINT,
-    REPLY,
     S_CARTE_BLANCHE,
-    SCORE,
     SEQUENCES,
     SETS,
-    SHOW,
     YOUNGER,
+    AskValue,
+    CallPoint,
+    CallSequence,
+    CallSet,
+    CallValue,
+    CarteBlanche,
+    CarteBlancheShown,
+    Exchange,
+    Look,
+    NameSet,
+    Reply,
+    Score,
+    Show,
 )
+from piquet.core.events import Play as Played
 from piquet.core.observation import Observation, observe
 
 __all__ = ["Knowledge", "World", "consistent", "discard_likelihood", "game_of", "rebuild", "sample_worlds"]
@@ -357,42 +357,40 @@ class _Log:
         call: list[tuple[int, int] | None] = [None, None, None]  # the elder's call: (first, second)
         asked, value = False, 0
         reply: list[int | None] = [None, None, None]
-        current = POINT
         for e in obs.events:
-            kind = e.kind
-            if kind == PLAY:
-                self.plays.append((e.role, e.cards.bit_length() - 1, e.value))
-            elif kind == SHOW:
-                shows[e.role][e.value].append(e.cards)
-            elif kind == NAME_SET:
-                named[e.role].append((e.value, e.detail))
-            elif kind == SCORE:
-                if e.detail != S_CARTE_BLANCHE:
+            if isinstance(e, Played):
+                self.plays.append((e.role, e.card, e.trick))
+            elif isinstance(e, Show):
+                shows[e.role][e.category].append(e.cards)
+            elif isinstance(e, NameSet):
+                named[e.role].append((e.size, e.rank))
+            elif isinstance(e, Score):
+                if e.component != S_CARTE_BLANCHE:
                     self.scored[e.role] |= e.cards
-            elif kind == EXCHANGE:
-                self.exchanged[e.role] = e.value
+            elif isinstance(e, Exchange):
+                self.exchanged[e.role] = e.taken
                 if e.role == ELDER:
                     self.cb_due[YOUNGER] = True
-            elif kind == LOOK:
-                self.looked[e.role] = e.value
+            elif isinstance(e, Look):
+                self.looked[e.role] = int(e.looked)
                 if e.role == YOUNGER:
                     self.left_public = e.cards
-            elif kind == CARTE_BLANCHE:
+            elif isinstance(e, CarteBlanche):
                 self.cb_announced[e.role] = True
-            elif kind == CARTE_BLANCHE_SHOWN:
+            elif isinstance(e, CarteBlancheShown):
                 self.cb_shown[e.role] = e.cards
-            elif kind == CALL_POINT:
-                current, call[POINT] = POINT, (e.value, -1)
-            elif kind == CALL_SEQUENCE:
-                current, call[SEQUENCES] = SEQUENCES, (e.value, e.detail)
-            elif kind == CALL_SET:
-                current, call[SETS] = SETS, (e.value, e.detail)
-            elif kind == ASK_VALUE:
+            elif isinstance(e, CallPoint):
+                call[POINT] = (e.length, -1)
+            elif isinstance(e, CallSequence):
+                call[SEQUENCES] = (e.length, e.head)
+            elif isinstance(e, CallSet):
+                call[SETS] = (e.size, e.rank)
+            elif isinstance(e, AskValue):
                 asked = True
-            elif kind == CALL_VALUE:
+            elif isinstance(e, CallValue):
                 value = e.value
-            elif kind == REPLY:
-                reply[current] = e.value
+            elif isinstance(e, Reply):
+                reply[e.category] = e.outcome
         self.first_lead = bool(self.plays)
         stated = obs.rules.calls_state_value  # au cent: the elder's call says what the point makes (p. 18)
         known_value = asked or stated

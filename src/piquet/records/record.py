@@ -36,7 +36,8 @@ from piquet.core.actions import (
 )
 from piquet.core.cards import Card, CardError, Mask, card_name, cards_of, parse_card
 from piquet.core.deal import Deal, IllegalAction, Phase
-from piquet.core.events import ELDER, PLAY, ROLES, YOUNGER
+from piquet.core.events import ELDER, ROLES, YOUNGER
+from piquet.core.events import Play as Played
 from piquet.core.partie import Partie
 from piquet.core.rules import RULES, SEATS, Rules, rules_named
 
@@ -554,7 +555,7 @@ class _DealReplay:
         d, r = self.deal, self.r
         role = (d.game_won or (0, False))[0]
         before = d.game[role] if d.game else 0
-        tricks = [e.value for e in d.events if e.kind == PLAY]
+        tricks = [e.trick for e in d.events if isinstance(e, Played)]
         when = f"at trick {tricks[-1]}" if tricks else "before the play"
         won = (f"the {ROLES[role]} hand reaches {before} + {d.total(role)} = {before + d.total(role)} {when}: "
                "the game is won and the deal stops there")
