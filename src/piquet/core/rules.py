@@ -175,6 +175,44 @@ class Rules:
         """The games won so far: none, but at a game of so many up."""
         return ()
 
+    # ------------------------------------------------------------ variants as objects
+    # The questions the engine, the players, the records and the tables ask of the variant in force: each
+    # variant answers them here, and nobody outside checks which variant it is (python-chess's variant.py).
+
+    #: Is the partie won in games of so many up (p. 20), rather than settled in points (Laws 71-73)?
+    partie_of_games = False
+    #: The games that win the partie, a double counting two (p. 20): a partie of deals has none to win.
+    games_to_win = 0
+    #: Whether nines, eights and sevens count in play (Law 65; au cent, by agreement they do not, p. 19).
+    small_cards_count = True
+    #: Where the laws say the partie is over: after its deals (Law 71), or at its games (p. 20).
+    partie_end_law = "Law 71"
+
+    @property
+    def line(self) -> int:
+        """The hundred a player's hopes turn on: under it when the partie ends he is rubiconed (Law 73).
+
+        >>> RUBICON.line, FOUR_DEAL.line, AU_CENT.line
+        (100, 100, 100)
+        """
+        return self.rubicon
+
+    def is_last_deal(self, deal_number: int, deals_in_partie: int) -> bool:
+        """Whether the deal ``deal_number`` (from 1) is known to be the partie's last (Law 71).
+
+        >>> RUBICON.is_last_deal(6, 6), RUBICON.is_last_deal(6, 8), FOUR_DEAL.is_last_deal(4, 4)
+        (True, False, True)
+        """
+        return deal_number >= deals_in_partie
+
+    def deals_to_come(self, deal_number: int, deals_in_partie: int) -> int:
+        """How many deals are known to follow the deal ``deal_number`` (from 1) in the partie.
+
+        >>> RUBICON.deals_to_come(2, 6), RUBICON.deals_to_come(6, 6), FOUR_DEAL.deals_to_come(3, 4)
+        (4, 0, 1)
+        """
+        return max(0, deals_in_partie - deal_number)
+
 
 class FourDealRules(Rules):
     """By agreement: four deals, the first and last counting double; extra deals single (Law 71, note)."""
@@ -294,6 +332,36 @@ class AuCentRules(Rules):
 
     def settle(self, scores: dict[str, int], finished: bool = True) -> Settlement:
         raise ValueError("a partie of Piquet au cent is settled by its games, not by two scores: use settlement_of")
+
+    # ------------------------------------------------------------ variants as objects
+
+    partie_of_games = True
+    partie_end_law = "p. 20"
+
+    @property
+    def line(self) -> int:
+        """The game's goal: the first to a hundred wins the game (p. 20).
+
+        >>> AU_CENT.line, AU_CENT.partie_of_games, RUBICON.partie_of_games
+        (100, True, False)
+        """
+        return self.goal if self.goal is not None else self.rubicon
+
+    def is_last_deal(self, deal_number: int, deals_in_partie: int) -> bool:
+        """No deal is known to be the last: a game runs to as many deals as it takes (p. 20).
+
+        >>> AU_CENT.is_last_deal(9, 9)
+        False
+        """
+        return False
+
+    def deals_to_come(self, deal_number: int, deals_in_partie: int) -> int:
+        """One at least: a game runs to as many deals as it takes (p. 20), and none is known to be the last.
+
+        >>> AU_CENT.deals_to_come(9, 9)
+        1
+        """
+        return 1
 
 
 RUBICON = Rules()

@@ -156,8 +156,9 @@ IN_AND_OUT, KEEP_BACK, NEUTRAL, SCORE_LITTLE = "in and out", "keep back", "neutr
 class Standing:
     """The partie as it stands for one player: scores with this deal's so far, and what is to come.
 
-    At a game of so many up (``goal``, Piquet au cent) the scores are the
-    game's and the deals to come are not known: no deal is the last.
+    At a game of so many up (Piquet au cent) the scores are the game's and
+    the deals to come are not known: no deal is the last (the rules say so:
+    ``Rules.deals_to_come``).
     """
 
     mine: int
@@ -166,16 +167,12 @@ class Standing:
     next_show: int  # my show in the next deal (0 if this is the last)
     his_next_show: int
     multiplier: int
-    goal: int | None = None  # the game's goal at Piquet au cent (p. 20)
+    #: The score that matters: the rubicon's hundred (Law 73), or the game's goal (p. 20): ``Rules.line``.
+    line: int = 100
 
     @property
     def last(self) -> bool:
-        return self.goal is None and self.deals_left <= 0
-
-    @property
-    def line(self) -> int:
-        """The score that matters: the rubicon's hundred (Law 73), or the game's goal (p. 20)."""
-        return 100 if self.goal is None else self.goal
+        return self.deals_left <= 0
 
 
 def standing(obs: Observation) -> Standing:
@@ -187,11 +184,10 @@ def standing(obs: Observation) -> Standing:
     if ctx is None:
         return Standing(deal_mine, deal_his, 5, _show(him), _show(me), 1)
     other = "B" if ctx.seat == "A" else "A"
-    goal = obs.rules.goal
-    left = max(0, ctx.deals_in_partie - ctx.deal_number) if goal is None else 1
+    left = obs.rules.deals_to_come(ctx.deal_number, ctx.deals_in_partie)
     nxt, his_nxt = (_show(him), _show(me)) if left else (0, 0)
     return Standing(ctx.scores.get(ctx.seat, 0) + deal_mine, ctx.scores.get(other, 0) + deal_his,
-                    left, nxt, his_nxt, mult, goal)
+                    left, nxt, his_nxt, mult, obs.rules.line)
 
 
 def _show(role: int) -> int:
@@ -213,7 +209,7 @@ def boldness(obs: Observation) -> float:
     mine = st.mine + _show(me) * st.multiplier + st.next_show * st.multiplier
     his = st.his + _show(1 - me) * st.multiplier + st.his_next_show * st.multiplier
     line = st.line
-    if obs.partie is None or (st.deals_left > 1 if st.goal is None else max(mine, his) < line):
+    if obs.partie is None or (max(mine, his) < line if obs.rules.partie_of_games else st.deals_left > 1):
         return 0.0
     if mine < line and his - mine >= 40:
         return 1.0

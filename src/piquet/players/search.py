@@ -47,7 +47,7 @@ from itertools import combinations
 from typing import Protocol
 
 from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
-from piquet.core.cards import FULL_PACK, SUIT_MASKS, Card, Mask, cards_of
+from piquet.core.cards import SUIT_MASKS, Card, Mask, cards_of
 from piquet.core.deal import Deal, IllegalAction, Phase, declaration_key, declaration_of, full_declarations
 from piquet.core.events import (
     CALLS,
@@ -65,7 +65,7 @@ from piquet.core.events import (
     Reply,
 )
 from piquet.core.observation import Observation, first_card
-from piquet.core.rules import RUBICON, AuCentRules, Rules, rules_named
+from piquet.core.rules import RUBICON, Rules, rules_named
 from piquet.players.base import DECLARING, keep_value
 from piquet.players.solver import Position, card_values, value
 from piquet.players.worlds import World, game_of, rebuild, sample_worlds
@@ -260,7 +260,7 @@ def settlement_value(me: int, them: int, rules_name: str) -> int:
     (its deals are weighed by ``GameJudge``).
     """
     rules = rules_named(rules_name)
-    if rules.goal is not None:
+    if rules.partie_of_games:
         raise ValueError(f"a partie of {rules.title} is won in games, not settled by points: see GameJudge")
     s = rules.settle({"A": me, "B": them})
     if s.winner is None or s.points_won is None:
@@ -271,7 +271,7 @@ def settlement_value(me: int, them: int, rules_name: str) -> int:
 def last_deal(obs: Observation) -> bool:
     """The last deal of a partie of so many deals; at a game of so many up no deal is known to be."""
     p = obs.partie
-    return p is not None and obs.rules.goal is None and p.deal_number >= p.deals_in_partie
+    return p is not None and obs.rules.is_last_deal(p.deal_number, p.deals_in_partie)
 
 
 class Judge:
@@ -299,7 +299,7 @@ class Judge:
     def of(obs: Observation) -> DealJudge | None:
         """The judge of this deal: at a game of so many up ``GameJudge``; in the last deal of a partie the
         settlement; ``None`` elsewhere (then points are points)."""
-        if obs.rules.goal is not None:
+        if obs.rules.partie_of_games:
             return GameJudge(obs)
         return Judge(obs) if last_deal(obs) else None
 
@@ -461,10 +461,10 @@ class GameJudge:
 
     def __init__(self, obs: Observation) -> None:
         rules = obs.rules
-        assert rules.goal is not None
-        games_to_win = rules.games_to_win if isinstance(rules, AuCentRules) else 3
-        self.model = game_model(rules.counting_cards == FULL_PACK, rules.goal, rules.double_below, games_to_win)
-        self.goal = rules.goal
+        if not rules.partie_of_games:
+            raise ValueError(f"a partie of {rules.title} is settled in points, not won in games: see Judge")
+        self.model = game_model(rules.small_cards_count, rules.line, rules.double_below, rules.games_to_win)
+        self.goal = rules.line  # at a game of so many up, the game's goal (p. 20)
         self.double_below = rules.double_below
         game = game_of(obs) or (0, 0)
         me = obs.role

@@ -1132,7 +1132,7 @@ def game_of(obs: Observation) -> tuple[int, int] | None:
     They are read from the partie (``obs.partie.scores``, by seat); an
     observation without one is taken to begin a game at love all.
     """
-    if obs.rules.goal is None:
+    if not obs.rules.partie_of_games:
         return None
     ctx = obs.partie
     if ctx is None:

@@ -629,8 +629,8 @@ def replay(record: PartieRecord) -> Partie:
         if partie.current is not None:
             raise RecordError(f"deal {n - 1} is not finished, yet another deal follows it", n, "dealer")
         if partie.is_finished:
-            end = "p. 20" if rules.goal is not None else "Law 71"
-            raise RecordError(f"the partie is over after {n - 1} deals ({rules.title})", n, "dealer", end)
+            raise RecordError(f"the partie is over after {n - 1} deals ({rules.title})", n, "dealer",
+                              rules.partie_end_law)
         expected = partie.dealer(n - 1)
         if dr.dealer != expected:
             raise RecordError(f"{dr.dealer} deals, but the players deal alternately: it is {expected}'s deal",

@@ -78,7 +78,7 @@ class DealGame:
 
 def deal_games(partie: Partie) -> list[DealGame]:
     """Each deal's game (Piquet au cent, p. 20); empty for a partie of deals, which has no games."""
-    if partie.rules.goal is None:
+    if not partie.rules.partie_of_games:
         return []
     won = {g.last_deal: g for g in partie.games()}
     out: list[DealGame] = []
@@ -172,7 +172,7 @@ def scores_json(partie: Partie) -> dict[str, Any]:
     s = partie.settlement()
     state: dict[str, Any] = {"scores": dict(partie.scores), "finished": s.finished, "winner": s.winner,
                              "rubicon": s.rubicon, "points_won": s.points_won}
-    if partie.rules.goal is not None:
+    if partie.rules.partie_of_games:
         state["games"] = [{"number": g.number, "first_deal": g.first_deal + 1, "last_deal": g.last_deal + 1,
                            "scores": dict(g.scores), "winner": g.winner, "double": g.double} for g in s.games]
         state["tally"] = dict(s.tally)
@@ -204,7 +204,7 @@ class _Writer:
             self.say()
             self.deal(i, games[i] if games else None)
         self.say()
-        if p.rules.goal is not None:
+        if p.rules.partie_of_games:
             self.games_card(games)
         else:
             self.partie_card()

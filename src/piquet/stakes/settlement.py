@@ -482,7 +482,7 @@ class CardPartie:
         """A partie played by the engine, from the side of ``first_seat``; it must be finished."""
         if first_seat not in SEATS:
             raise ValueError("the first player sits at A or B")
-        if partie.rules.goal is not None:
+        if partie.rules.partie_of_games:
             raise ValueError(f"a partie of {partie.rules.title} is won in games, not points: the book's stakes and "
                              "scoring cards (p. 100-102) are those of the rubicon game")
         if not partie.is_finished:

@@ -201,7 +201,7 @@ class ArenaReport:
     @property
     def in_games(self) -> bool:
         """Whether the partie is won in games (Piquet au cent, p. 20), not settled in points."""
-        return rules_named(self.rules).goal is not None
+        return rules_named(self.rules).partie_of_games
 
     def pair_means(self, f: Callable[[PartieResult], float]) -> list[float]:
         """The mean of ``f`` over the parties of each mirrored pair, one figure per pair."""

@@ -217,7 +217,7 @@ class StatsReport:
                                                lambda d, i=i: d.elder != i),  # type: ignore[misc]
                 "ms_per_decision": round(1000 * secs / max(decisions, 1), 2),
             }
-        if rules_named(self.rules).goal is not None:
+        if rules_named(self.rules).partie_of_games:
             for i in (0, 1):
                 g, lo, hi = ratio_interval([r.games[i] for r in self.results], [1] * parties)
                 players[f"player{i + 1}"]["games_per_partie"] = {"mean": round(g, 3), "ci95": [round(lo, 3),

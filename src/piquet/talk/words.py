@@ -224,7 +224,7 @@ def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rule
     A partie of games (Piquet au cent) is told by ``games_settlement_words``: it has no points won.
     """
     s = settlement
-    if rules.goal is not None:
+    if rules.partie_of_games:
         return games_settlement_words(s, scores, names)
     if not s.finished:
         return f"The partie is unfinished: {deals_played} of {deals_needed} deals played."

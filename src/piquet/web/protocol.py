@@ -104,7 +104,7 @@ from piquet.core.deal import Deal, Phase, declaration_key, legal_iter
 from piquet.core.events import ELDER, PLAY, ROLES, SCORE_KINDS, YOUNGER, Event
 from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
-from piquet.core.rules import AuCentRules, Game, Rules
+from piquet.core.rules import Game, Rules
 from piquet.talk.words import settlement_words
 
 SEATS = ("A", "B")
@@ -420,11 +420,10 @@ def _game_json(rules: Rules, games: Sequence[Game], number: int, scores: Mapping
     ``number``: the game this deal belongs to; ``scores``: that game's score, this deal included;
     ``games``: the games won so far (their deals counted from 1).
     """
-    if rules.goal is None:
+    if not rules.partie_of_games:
         return None
     return {
-        "goal": rules.goal, "double_below": rules.double_below,
-        "to_win": rules.games_to_win if isinstance(rules, AuCentRules) else None,
+        "goal": rules.line, "double_below": rules.double_below, "to_win": rules.games_to_win,
         "number": number, "scores": dict(scores), "tally": _tally(games),
         "games": [{"number": g.number, "first_deal": g.first_deal + 1, "last_deal": g.last_deal + 1,
                    "scores": dict(g.scores), "winner": g.winner, "double": g.double} for g in games],
@@ -440,7 +439,7 @@ def _history(partie: Partie, counted: list[dict[str, int]], after: list[dict[str
     for i in range(start, stop):
         entry: dict[str, Any] = {"deal": i + 1, "dealer": partie.dealer(i), "multiplier": rules.multiplier(i),
                                  "scores": counted[i], "partie": dict(after[i])}
-        if rules.goal is not None:  # Piquet au cent: its game, and whether it won it (p. 20)
+        if rules.partie_of_games:  # Piquet au cent: its game, and whether it won it (p. 20)
             won = ended.get(i)
             entry["game"] = 1 + sum(1 for g in games if g.last_deal < i)
             entry["game_won"] = None if won is None else {"winner": won.winner, "double": won.double}
@@ -569,7 +568,8 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
         "events": [],
         "partie": {"seat": seat, "dealer": None, "deal_number": 1, "deals": rules.deals_needed([]),
                    "rules": rules.spec, "scores": dict(zero), "multiplier": rules.multiplier(0),
-                   "games": {} if rules.goal is None else dict(zero), "game_number": 0 if rules.goal is None else 1},
+                   "games": dict(zero) if rules.partie_of_games else {},
+                   "game_number": 1 if rules.partie_of_games else 0},
         "seat": seat, "players": dict(players) if players is not None else {"A": "A", "B": "B"},
         "status": status, "my_turn": chooser,
         "options": [{"kind": "deal", "deal": True}, {"kind": "deal", "deal": False}] if chooser else [],

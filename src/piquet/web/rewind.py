@@ -199,13 +199,13 @@ _SILENT = {
 
 def _game(live: Partie) -> dict[str, Any] | None:
     """At a game of so many up (Piquet au cent, p. 20): the game in play, its score and the games won."""
-    if live.rules.goal is None:
+    if not live.rules.partie_of_games:
         return None
     won = live.games()
     deal = live.deals[-1]
     number = len(won) + (0 if won and won[-1].last_deal == len(live.deals) - 1 else 1)
     tally = {s: sum(g.counts for g in won if g.winner == s) for s in SEATS}
-    return {"number": number, "scores": live.scores, "tally": tally, "goal": live.rules.goal,
+    return {"number": number, "scores": live.scores, "tally": tally, "goal": live.rules.line,
             "won": deal.game_won is not None}
 
 
