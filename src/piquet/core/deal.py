@@ -256,7 +256,7 @@ class Deal:
     def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card], rules: Rules = RUBICON,
                  game: tuple[int, int] | None = None) -> None:
         """The cards dealt and the stock (top first), the rules in force, and at a game of so many up
-        (``rules.goal``) the scores of the game before this deal, by role (elder, younger)."""
+        (``rules.goal``: au cent) the scores of the game before this deal, by role (elder, younger)."""
         if elder.bit_count() != 12 or younger.bit_count() != 12 or len(stock) != 8:
             raise CardError("a deal gives twelve cards to each player and leaves eight in the stock")
         stock_mask = 0
@@ -287,8 +287,7 @@ class Deal:
         self.history: list[Action] = []
         self._undo: list[_Snapshot] = []
         self.rules = rules
-        if (game is None) != (rules.goal is None):
-            raise ValueError("the scores of the game are given when, and only when, the game has a goal")
+        rules.check_game(game)
         self.game = game
         self.counting = rules.counting_cards
         self.carte_blanche = (is_carte_blanche(elder), is_carte_blanche(younger))
@@ -716,7 +715,7 @@ class Deal:
             elif kind == S_PLAY and role == ELDER:
                 self._score(role, S_PIQUE, 30)
         game = self.game
-        if game is not None and self.phase != DONE and game[role] + totals[role] >= (self.rules.goal or 0):
+        if game is not None and self.phase != DONE and game[role] + totals[role] >= self.rules.line:
             # p. 20: the first to reach the goal in the order of scoring wins the game; the deal stops.
             other = 1 - role
             double = game[other] + totals[other] < self.rules.double_below

@@ -205,6 +205,17 @@ class Rules:
         """
         return deal_number >= deals_in_partie
 
+    def check_game(self, game: tuple[int, int] | None) -> None:
+        """A deal at a game of so many up is given the game's scores before it, by role; any other deal none.
+
+        >>> AU_CENT.check_game(None)
+        Traceback (most recent call last):
+        ...
+        ValueError: the scores of the game are given when, and only when, the game has a goal
+        """
+        if (game is None) != (self.goal is None):
+            raise ValueError("the scores of the game are given when, and only when, the game has a goal")
+
     def deals_to_come(self, deal_number: int, deals_in_partie: int) -> int:
         """How many deals are known to follow the deal ``deal_number`` (from 1) in the partie.
 
