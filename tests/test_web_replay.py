@@ -383,10 +383,12 @@ def test_a_partie_in_progress_needs_a_seats_token(client: TestClient, db: str) -
     assert client.get(f"/api/tables/{tid2}/replay?token=None").status_code == 403
 
 
-def test_a_table_just_made_over_http(client: TestClient, db: str) -> None:
-    """A person's table as the lobby makes it, before anyone has moved: one frame, his twelve cards (or none at all
-    while the winner of the cut has still to choose whether to deal: no deal, no frame)."""
-    t = new_table(client, opponent="person", name="Ann", seed=5)
+@pytest.mark.parametrize("rules", ["rubicon", "au-cent"])
+def test_a_table_just_made_over_http(client: TestClient, db: str, rules: str) -> None:
+    """A person's table as the lobby makes it, before anyone has moved: one frame, his twelve cards (at Piquet
+    au cent, where the lower cut deals), or none at all (at Rubicon, where the winner of the cut, a person, has
+    still to choose whether to deal: no deal, no frame)."""
+    t = new_table(client, opponent="person", name="Ann", seed=5, rules=rules)
     token = t["url"].split("token=")[1]
     invite = t["invite"].split("token=")[1]
     assert client.get(f"/api/tables/{t['table']}/replay").status_code == 403
@@ -395,6 +397,7 @@ def test_a_table_just_made_over_http(client: TestClient, db: str) -> None:
     assert (a["view"], b["view"], a["status"]) == ("A", "B", "waiting")
     assert a["players"] == {"A": "Ann", "B": "Guest"} and a["actions"] == b["actions"] == 0
     dealt = PartieRecord.from_json(stored(db, t["table"])[1]).deals
+    assert len(dealt) == (1 if rules == "au-cent" else 0)  # each case is checked: neither may pass unseen
     if not dealt:
         assert a["steps"] == b["steps"] == 0 and a["frames"] == b["frames"] == [] and a["deals"] == []
         return
