@@ -119,6 +119,7 @@ def shown_frame(f: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- a finished partie: everything, from the engine
 
 
+@pytest.mark.slow
 def test_a_finished_partie_replays_as_the_engine_played_it() -> None:
     """30 random parties (a third of them four-deal): one frame per action and one more, each frame the engine's
     deal at that step, the words told in step with it, the last frame the record's replayed totals."""
@@ -217,6 +218,7 @@ def check_seat_replay(doc: dict[str, Any], seat: str, record_json: str) -> int:
     return cards
 
 
+@pytest.mark.slow
 def test_a_seat_sees_only_its_own_cards_at_every_step() -> None:
     """30 random parties stopped at random versions (some finished): each seat's replay, frame by frame, names
     no card the laws hide from it then; its last frame is the table's view now."""
