@@ -9,7 +9,7 @@ import pytest
 
 from piquet.cli.main import main
 from piquet.core.actions import Play
-from piquet.core.cards import card_name, parse_card
+from piquet.core.cards import card_name
 from piquet.core.deal import Deal
 from piquet.core.events import ROLES, S_PIQUE
 from piquet.players.base import SimplePlayer
@@ -55,8 +55,11 @@ def test_values_are_the_exact_minimax_values_late_in_the_deal(partie_record: Pat
     """Each card's value = what it scores at once + the plain minimax value of what follows."""
     partie = replay(load_record(partie_record))
     checked = 0
-    for a in analyse_partie(partie):
-        assert a.cost >= 0 and a.cost == max(a.values.values()) - a.values[a.played]
+    analyses = list(analyse_partie(partie))
+    # The simple player gives points away now and then (11 of 144 cards in this partie), not at every card.
+    assert 0 < sum(a.cost > 0 for a in analyses) < len(analyses) // 2
+    for a in analyses:
+        assert a.played in a.values and a.cost == max(a.values.values()) - a.values[a.played]
         if a.trick < 9:
             continue
         d = partie.deals[a.deal]
@@ -93,8 +96,10 @@ def test_the_britannica_record(capsys: pytest.CaptureFixture[str]) -> None:
     entries = json.loads(capsys.readouterr().out)
     assert entries and all(e["played"] in e["values"] for e in entries)
     first = entries[0]
-    # The elder's first lead: every card of his hand may be led.
-    assert len(first["values"]) == 12 and parse_card(first["played"]) >= 0
+    # The elder's first lead, the record's ace of hearts: every card of his hand after the exchange may be led.
+    assert first["played"] == "AH" and (first["deal"], first["trick"], first["to_play"]) == (0, 1, "elder")
+    assert set(first["values"]) == {"AS", "JS", "AH", "QH", "JH", "8H", "JC", "9S", "8S", "KH", "9C", "KD"}
+    assert first["values"]["AH"] == max(first["values"].values())
 
 
 def test_a_bad_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -427,6 +427,7 @@ def game_tally(partie_json: dict[str, Any]) -> dict[str, int]:
     return tally
 
 
+@pytest.mark.slow
 def test_a_whole_partie_au_cent_at_the_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     out = io.StringIO()
@@ -471,6 +472,7 @@ def test_a_whole_partie_au_cent_at_the_terminal(monkeypatch: pytest.MonkeyPatch,
     assert e.value.law == "p. 20" and "the partie is over" in str(e.value)
 
 
+@pytest.mark.slow
 def test_record_then_resume_au_cent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     whole, halves = tmp_path / "whole.json", tmp_path / "halves.json"
     options = ("--rules", "au-cent", "--agree", "fours", "--seed", "5")

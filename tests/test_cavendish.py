@@ -463,6 +463,7 @@ def test_example_xiv_the_heart_led_in_and_out() -> None:
 
 # ---------------------------------------------------------------- strength
 
+@pytest.mark.slow
 def test_cavendish_beats_the_simple_player() -> None:
     """The same deals played twice, the seats exchanged: the average points per deal, Cavendish minus simple."""
     margins = []

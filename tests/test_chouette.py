@@ -537,6 +537,7 @@ def test_the_person_alone_sees_nothing_of_the_consultation(monkeypatch: pytest.M
     assert "On the chouette card:" in out and "The chouette ends after one partie." in out
 
 
+@pytest.mark.slow
 def test_the_person_playing_for_the_pair_is_told_the_suggestion(monkeypatch: pytest.MonkeyPatch,
                                                               tmp_path: Path) -> None:
     seed = _seed_where("playing")
@@ -560,6 +561,7 @@ def test_the_person_playing_for_the_pair_is_told_the_suggestion(monkeypatch: pyt
         assert partie.deals[s.deal].history[s.step] == s.action
 
 
+@pytest.mark.slow
 def test_the_person_advising_sees_the_hand_and_is_followed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     seed = _seed_where("advising")
     path = tmp_path / "chouette.json"
@@ -584,6 +586,7 @@ def test_the_person_advising_sees_the_hand_and_is_followed(monkeypatch: pytest.M
     assert "The chouette ends after two parties." in out
 
 
+@pytest.mark.slow
 def test_bad_input_at_the_chouette_loses_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     seed = _seed_where("advising")
     clean, bad = tmp_path / "clean.json", tmp_path / "bad.json"
@@ -602,6 +605,7 @@ def test_bad_input_at_the_chouette_loses_nothing(monkeypatch: pytest.MonkeyPatch
     assert bad.read_text() == clean.read_text()
 
 
+@pytest.mark.slow
 def test_quit_and_resume_give_the_same_chouette(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     seed = _seed_where("playing")
     whole, halves = tmp_path / "whole.json", tmp_path / "halves.json"
@@ -619,6 +623,7 @@ def test_quit_and_resume_give_the_same_chouette(monkeypatch: pytest.MonkeyPatch,
     assert [f for f in tmp_path.iterdir() if f.suffix == ".tmp"] == []
 
 
+@pytest.mark.slow
 def test_settle_reads_a_chouette_played_here(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "chouette.json"

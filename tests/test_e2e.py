@@ -62,6 +62,10 @@ INSTALL_PLAYWRIGHT = "install the playwright package: .venv/bin/pip install -e '
 if not REQUIRED:
     pytest.importorskip("playwright.sync_api", reason=f"the playwright package is missing: {INSTALL_PLAYWRIGHT}")
 
+# One worker runs them all (pytest -n): one browser and one server for the module, and the screenshots numbered
+# in one sequence in one folder.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTEFACTS = ROOT / "artefacts" / "e2e"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

@@ -22,6 +22,7 @@ def _decide_alone(player: Player, frozen: bytes) -> Action:
 
 
 @pytest.mark.parametrize("level", LEVEL_NAMES)
+@pytest.mark.slow
 def test_a_level_decides_from_its_observation_alone(level: str) -> None:
     """At every decision a copy of the player, given only a copy of the observation, chooses the same.
 

@@ -396,6 +396,7 @@ def test_bad_questions_fail_with_one_line(capsys: pytest.CaptureFixture[str], ar
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_exchange_of_a_level_is_simulated_with_intervals(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "exchange", "elder", "--level", "simple", "--samples", "120", "--seed", "3")
     assert data["exact"] is False and data["samples"] == 120 and data["level"] == "simple"

@@ -71,6 +71,7 @@ def test_parties_are_played_to_their_settlement(seed: int) -> None:
     assert settlement.winner == ("A" if a > b else "B" if b > a else None)
 
 
+@pytest.mark.slow
 def test_simple_player_beats_random_player() -> None:
     """Over 200 deals, each player elder in half of them, by a wide margin."""
     margin = 0
@@ -104,6 +105,7 @@ def test_younger_discards_three_and_keeps_his_point() -> None:
     assert not out & mask("AS KS QS JS 9S AH")
 
 
+@pytest.mark.slow
 def test_simple_player_takes_all_he_may_as_a_rule() -> None:
     """Elder exchanges five, younger all that is left to him, in most deals (p. 119)."""
     elder_five = younger_all = 0

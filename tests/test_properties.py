@@ -912,6 +912,7 @@ def play_and_check(deal: Deal, ref: Referee, rng: random.Random, mode: int) -> N
 
 @settings(max_examples=1100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=packs, by=by, seed=seeds, mode=st.integers(0, 2))
+@pytest.mark.slow
 def test_random_deals_follow_the_laws(order: list[int], by: int, seed: int, mode: int) -> None:
     deal, ref = new_deal(order, by)
     play_and_check(deal, ref, random.Random(seed), mode)
@@ -920,6 +921,7 @@ def test_random_deals_follow_the_laws(order: list[int], by: int, seed: int, mode
 @au_cent
 @settings(max_examples=330, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=packs, seed=seeds, mode=st.integers(0, 2), game=games)
+@pytest.mark.slow
 def test_random_deals_follow_the_laws_au_cent(spec: str, order: list[int], seed: int, mode: int,
                                               game: tuple[int, int]) -> None:
     """The same at Piquet au cent, dealt by twos (p. 16), from the game's scores before the deal."""
@@ -944,6 +946,7 @@ def strong_hands(rng: random.Random, holder: int, length: int) -> tuple[tuple[in
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, holder=st.sampled_from([E, Y]), length=st.integers(4, 8))
+@pytest.mark.slow
 def test_strong_hands_follow_the_laws(seed: int, holder: int, length: int) -> None:
     """Deals where one hand holds a long suit from the top and high cards, played keenly: piques,
     repiques and capots are frequent here, rare in random deals."""
@@ -954,6 +957,7 @@ def test_strong_hands_follow_the_laws(seed: int, holder: int, length: int) -> No
 @au_cent
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, holder=st.sampled_from([E, Y]), length=st.integers(4, 8), game=games)
+@pytest.mark.slow
 def test_strong_hands_follow_the_laws_au_cent(spec: str, seed: int, holder: int, length: int,
                                               game: tuple[int, int]) -> None:
     rng = random.Random(seed)
@@ -979,6 +983,7 @@ def check_carte_blanche_deal(rng: random.Random, holder: int, mode: int, spec: s
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, holder=st.sampled_from([E, Y]), mode=st.integers(0, 2))
+@pytest.mark.slow
 def test_carte_blanche_deals_follow_the_laws(seed: int, holder: int, mode: int) -> None:
     check_carte_blanche_deal(random.Random(seed), holder, mode, "rubicon", None)
 
@@ -986,6 +991,7 @@ def test_carte_blanche_deals_follow_the_laws(seed: int, holder: int, mode: int) 
 @au_cent
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, holder=st.sampled_from([E, Y]), mode=st.integers(0, 2), game=games)
+@pytest.mark.slow
 def test_carte_blanche_deals_follow_the_laws_au_cent(spec: str, seed: int, holder: int, mode: int,
                                                      game: tuple[int, int]) -> None:
     check_carte_blanche_deal(random.Random(seed), holder, mode, spec, game)
@@ -1025,6 +1031,7 @@ def illegal_candidates(ref: Referee, rng: random.Random) -> list[Any]:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=packs, by=by, seed=seeds, mode=st.integers(0, 2))
+@pytest.mark.slow
 def test_legal_actions_match_brute_force(order: list[int], by: int, seed: int, mode: int) -> None:
     """``legal_actions()`` is exactly the referee's brute-force set; ``in`` and ``len`` agree."""
     check_legal_actions(*new_deal(order, by), random.Random(seed), mode)
@@ -1033,6 +1040,7 @@ def test_legal_actions_match_brute_force(order: list[int], by: int, seed: int, m
 @au_cent
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=packs, seed=seeds, mode=st.integers(0, 2), game=games)
+@pytest.mark.slow
 def test_legal_actions_match_brute_force_au_cent(spec: str, order: list[int], seed: int, mode: int,
                                                  game: tuple[int, int]) -> None:
     check_legal_actions(*new_deal(order, 2, spec, game), random.Random(seed), mode)
@@ -1072,6 +1080,7 @@ def check_legal_actions(deal: Deal, ref: Referee, rng: random.Random, mode: int)
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=packs, by=by, seed=seeds)
+@pytest.mark.slow
 def test_undo_restores_the_exact_state(order: list[int], by: int, seed: int) -> None:
     """apply() then undo() leaves every field as it was, for several legal actions at each step."""
     check_undo(new_deal(order, by)[0], random.Random(seed))
@@ -1080,6 +1089,7 @@ def test_undo_restores_the_exact_state(order: list[int], by: int, seed: int) -> 
 @au_cent
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=packs, seed=seeds, game=games)
+@pytest.mark.slow
 def test_undo_restores_the_exact_state_au_cent(spec: str, order: list[int], seed: int,
                                                game: tuple[int, int]) -> None:
     """The same at au cent, where a deal may stop at a hundred and be taken back from there."""

@@ -221,6 +221,7 @@ balances = st.lists(st.integers(-3000, 3000), min_size=1, max_size=5).map(lambda
 
 @settings(max_examples=300, deadline=None)
 @given(values=balances, stake=stakes, custom=customs)
+@pytest.mark.slow
 def test_losers_pay_exactly_what_the_others_receive(values: list[int], stake: Stake, custom: Any) -> None:
     s = settle_stakes({f"P{i}": v for i, v in enumerate(values)}, stake, custom)
     assert sum(r.farthings for r in s.reckonings) == 0
@@ -536,6 +537,7 @@ sessions = st.lists(st.composite(_card_partie)(), min_size=1, max_size=8).map(Se
 
 @settings(max_examples=150, deadline=None)
 @given(session=sessions, stake=stakes, custom=customs)
+@pytest.mark.slow
 def test_the_json_export_reads_back(session: Session, stake: Stake, custom: Any) -> None:
     settlement = session.settle(stake, custom)
     text = to_json(session, settlement)

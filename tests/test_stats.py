@@ -44,6 +44,7 @@ def test_whole_parties_until_the_deals_are_played(report: Any) -> None:
     assert all(len(r.deal_results) == r.deals for r in report.results)
 
 
+@pytest.mark.slow
 def test_same_seed_same_report_on_any_number_of_workers(report: Any) -> None:
     again = run_stats("simple", "random", deals=60, seed=4, workers=2)
     assert _without_times(again.summary()) == _without_times(report.summary())
@@ -169,6 +170,7 @@ def test_the_command_prints_the_report(capsys: pytest.CaptureFixture[str]) -> No
         assert words in out
 
 
+@pytest.mark.slow
 def test_the_command_json_save_load_and_plots(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     saved = tmp_path / "run.jsonl"
     assert main(["stats", "simple", "random", "--deals", "12", "--workers", "1", "--json",
@@ -200,6 +202,7 @@ def test_the_command_refuses_bad_options(argv: list[str], message: str, capsys: 
     assert message in captured.err and captured.err.startswith("piquet stats: ")
 
 
+@pytest.mark.slow
 def test_carte_blanche_in_play_matches_its_exact_chance() -> None:
     # Each hand is carte blanche with chance C(20,12)/C(32,12); both at once is impossible (24 small cards needed).
     # Over the deals of a random-player run, the 99.9% interval of the frequency must contain the exact value.
@@ -212,6 +215,7 @@ def test_carte_blanche_in_play_matches_its_exact_chance() -> None:
     assert lo <= float(exact) <= hi
 
 
+@pytest.mark.slow
 def test_the_documented_run_is_the_saved_run() -> None:
     """docs/stats.md prints the report of the saved 20,000-deal run exactly as `--load` gives it."""
     import gzip

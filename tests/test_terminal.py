@@ -159,6 +159,7 @@ def test_a_partie_through_standard_input(monkeypatch: pytest.MonkeyPatch, capsys
 # ---------------------------------------------------------------- bad input
 
 
+@pytest.mark.slow
 def test_bad_input_is_answered_and_asked_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     clean, bad = tmp_path / "clean.json", tmp_path / "bad.json"
     play(monkeypatch, "--seed", "11", "--record", str(clean))
@@ -187,6 +188,7 @@ def test_a_card_not_held_is_refused_with_the_engine_message(monkeypatch: pytest.
 
 
 @pytest.mark.parametrize(("how", "seed", "by"), [("eof", 23, 2), ("quit", 23, 2), ("eof", 669, 3)])
+@pytest.mark.slow
 def test_quit_halfway_and_resume_the_same_partie(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: str,
                                                  seed: int, by: int) -> None:
     whole, halves = tmp_path / "whole.json", tmp_path / "halves.json"
@@ -238,6 +240,7 @@ def test_bad_options_and_bad_records(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert code == 2 and "no such folder" in out
 
 
+@pytest.mark.slow
 def test_a_record_that_cannot_be_saved_does_not_stop_the_game(monkeypatch: pytest.MonkeyPatch,
                                                                tmp_path: Path) -> None:
     def full(path: str, text: str) -> None:
@@ -249,6 +252,7 @@ def test_a_record_that_cannot_be_saved_does_not_stop_the_game(monkeypatch: pytes
     assert out.count("The record cannot be saved") == 1
 
 
+@pytest.mark.slow
 def test_resuming_a_finished_partie_shows_its_end(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     play(monkeypatch, "--seed", "3", "--record", str(path), "--level", "random")

@@ -346,6 +346,7 @@ def thousand_rules(n: int) -> Rules:
     return FOUR_DEAL if n % 2 else RUBICON
 
 
+@pytest.mark.slow
 def test_hidden_information_in_every_view_of_a_thousand_parties() -> None:
     """view() for both seats at the start and after every action of 1000 random parties (125 of them
     Piquet au cent, with and without its agreements: more than a third of the deals; of the rest half
@@ -473,6 +474,7 @@ def test_the_checker_sees_a_leak() -> None:
             checker.check("A", state_message(0, "A", {**v, **leak}), cur, prev)
 
 
+@pytest.mark.slow
 def test_the_view_is_the_observation_and_more() -> None:
     """view() works out the observation and the partie's scores once: it must give what the core gives (a third
     of the parties Piquet au cent, whose context has the game's scores and the games won)."""
@@ -612,6 +614,7 @@ def play_against_computer(client: TestClient, db: str, seed: int, level: str = "
     return t, log
 
 
+@pytest.mark.slow
 def test_a_partie_against_the_computer(client: TestClient, db: str) -> None:
     t, log = play_against_computer(client, db, seed=7, level="simple")
     final = log[-1]
@@ -642,6 +645,7 @@ def test_a_partie_against_the_computer(client: TestClient, db: str) -> None:
     assert [g["status"] for g in games if g["table"] == t["table"]] == ["finished"]
 
 
+@pytest.mark.slow
 def test_twenty_parties_over_the_websocket(client: TestClient, db: str) -> None:
     """Fourteen against the computer, six between two persons: every message checked for hidden cards."""
     checked = 0

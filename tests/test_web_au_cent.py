@@ -121,11 +121,13 @@ def test_a_partie_of_au_cent_through_the_websocket(client: TestClient, db: str) 
     assert row["rules"] == SPEC and row["title"] == final.rules.title and row["status"] == "finished"
 
 
+@pytest.mark.slow
 def test_two_persons_play_au_cent(client: TestClient, db: str) -> None:
     """Two persons through their invite links, to the end: every message of both seats checked."""
     assert play_two_persons(client, db, 35, rules="au-cent+small-cards") > 1000
 
 
+@pytest.mark.slow
 def test_a_deal_stops_at_a_hundred_and_the_next_begins_a_new_game(client: TestClient, db: str) -> None:
     """When a player reaches a hundred the deal stops there (p. 20): the seat is told who won the game, and
     whether double, in the next deal's ``last_deal``; that deal begins the next game at nothing."""
@@ -329,6 +331,7 @@ def test_a_failing_computer_level_is_stood_in_for(caplog: pytest.LogCaptureFixtu
 # ---------------------------------------------------------------- the replay
 
 
+@pytest.mark.slow
 def test_the_replay_of_an_au_cent_partie(client: TestClient, db: str) -> None:
     """Public once finished (every step the engine's, the games told), and a seat's in progress hides what the
     laws hide, sets named at au cent included."""

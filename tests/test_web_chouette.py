@@ -299,6 +299,7 @@ def decode_and_encode(action: dict[str, Any]) -> dict[str, Any]:
     return encode_action(decode_action(action))
 
 
+@pytest.mark.slow
 def test_three_persons_play_a_chouette_with_suggestions(client: TestClient) -> None:
     _, seats, document, did = play_persons(client, seed=5, parties=3)
     assert did["suggested"] > 20 and did["followed"] > 5 and did["declined"] > 5 and did["next"] == 2, did
@@ -336,6 +337,7 @@ def is_forced(v: dict[str, Any]) -> bool:
     return (kind == "play" and len(opts[0]["cards"]) == 1) or kind in ("point", "sequences", "sets")
 
 
+@pytest.mark.slow
 def test_computer_seats_in_each_place(client: TestClient) -> None:
     """Ann with two computers, until a computer has played alone, played for the pair with Ann advising (she
     suggests, and he plays it; or leaves it to him), and advised Ann (his suggestion shown at each choice)."""
@@ -497,6 +499,7 @@ def random_seats(rng: random.Random) -> list[Seat]:
     return out
 
 
+@pytest.mark.slow
 def test_hidden_cards_in_every_message_of_many_random_chouettes() -> None:
     """100 chouettes of two parties (a third four-deal), the seats persons or computers at random: after every
     change, each person's state message is checked card by card against what his place lets him see; a
@@ -709,6 +712,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
 # ---------------------------------------------------------------- a restart
 
 
+@pytest.mark.slow
 def test_a_restart_mid_partie_resumes(db: str) -> None:
     from contextlib import ExitStack
 
@@ -777,6 +781,7 @@ def test_a_computer_to_move_after_a_restart(db: str) -> None:
         assert msg["type"] == "state" and msg["version"] == 1
 
 
+@pytest.mark.slow
 def test_two_servers_on_one_database(tmp_path: Any) -> None:
     """Ann on one server process, Bob and Cy on another, one SQLite file: each server sends its own seats what
     the other stored (``Hub.refresh``), suggestions included, through a whole partie."""
@@ -866,6 +871,7 @@ def test_the_http_api(client: TestClient) -> None:
     assert client.get("/api/tables").json() == [], "a chouette is not a partie of two"
 
 
+@pytest.mark.slow
 def test_the_end_the_record_and_the_settlement(client: TestClient) -> None:
     t, seats, _, _ = play_persons(client, seed=12, parties=1, rules="four-deal")
     cy = next(s["url"] for s in t["seats"] if s["name"] == "Cy")

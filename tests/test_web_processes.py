@@ -117,6 +117,7 @@ def play_across_two_servers(db_url: str, seed: int) -> tuple[int, int]:
     return actions, check_log("A", logs["A"], seed, record, "AB") + check_log("B", logs["B"], seed, record, "AB")
 
 
+@pytest.mark.slow
 def test_two_servers_on_one_sqlite_file(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'shared.db'}"
     actions, checked = within(120, lambda: play_across_two_servers(db, 17))
@@ -300,6 +301,8 @@ def postgres_url() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
 def test_the_store_on_postgresql(postgres_url: str) -> None:
     store = Store(postgres_url)
     try:
@@ -322,6 +325,8 @@ def test_the_store_on_postgresql(postgres_url: str) -> None:
         store.close()
 
 
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
 def test_two_servers_on_postgresql(postgres_url: str) -> None:
     actions, checked = within(180, lambda: play_across_two_servers(postgres_url, 23))
     assert actions > 100 and checked > 2 * actions

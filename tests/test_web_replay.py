@@ -119,6 +119,7 @@ def shown_frame(f: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- a finished partie: everything, from the engine
 
 
+@pytest.mark.slow
 def test_a_finished_partie_replays_as_the_engine_played_it() -> None:
     """30 random parties (a third of them four-deal): one frame per action and one more, each frame the engine's
     deal at that step, the words told in step with it, the last frame the record's replayed totals."""
@@ -217,6 +218,7 @@ def check_seat_replay(doc: dict[str, Any], seat: str, record_json: str) -> int:
     return cards
 
 
+@pytest.mark.slow
 def test_a_seat_sees_only_its_own_cards_at_every_step() -> None:
     """30 random parties stopped at random versions (some finished): each seat's replay, frame by frame, names
     no card the laws hide from it then; its last frame is the table's view now."""
@@ -383,10 +385,12 @@ def test_a_partie_in_progress_needs_a_seats_token(client: TestClient, db: str) -
     assert client.get(f"/api/tables/{tid2}/replay?token=None").status_code == 403
 
 
-def test_a_table_just_made_over_http(client: TestClient, db: str) -> None:
-    """A person's table as the lobby makes it, before anyone has moved: one frame, his twelve cards (or none at all
-    while the winner of the cut has still to choose whether to deal: no deal, no frame)."""
-    t = new_table(client, opponent="person", name="Ann", seed=5)
+@pytest.mark.parametrize("rules", ["rubicon", "au-cent"])
+def test_a_table_just_made_over_http(client: TestClient, db: str, rules: str) -> None:
+    """A person's table as the lobby makes it, before anyone has moved: one frame, his twelve cards (at Piquet
+    au cent, where the lower cut deals), or none at all (at Rubicon, where the winner of the cut, a person, has
+    still to choose whether to deal: no deal, no frame)."""
+    t = new_table(client, opponent="person", name="Ann", seed=5, rules=rules)
     token = t["url"].split("token=")[1]
     invite = t["invite"].split("token=")[1]
     assert client.get(f"/api/tables/{t['table']}/replay").status_code == 403
@@ -395,6 +399,7 @@ def test_a_table_just_made_over_http(client: TestClient, db: str) -> None:
     assert (a["view"], b["view"], a["status"]) == ("A", "B", "waiting")
     assert a["players"] == {"A": "Ann", "B": "Guest"} and a["actions"] == b["actions"] == 0
     dealt = PartieRecord.from_json(stored(db, t["table"])[1]).deals
+    assert len(dealt) == (1 if rules == "au-cent" else 0)  # each case is checked: neither may pass unseen
     if not dealt:
         assert a["steps"] == b["steps"] == 0 and a["frames"] == b["frames"] == [] and a["deals"] == []
         return

@@ -245,6 +245,7 @@ def test_the_page_is_served_and_loads_its_script(client: TestClient) -> None:
 # ---------------------------------------------------------------- in a browser
 
 
+@pytest.mark.browser
 def test_the_page_in_a_browser(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Two parties typed into the form, one row added; settled; the card and the words shown; the CSV downloaded.
     On a phone-sized page (390 px), so that the card's box must scroll and not the page."""

@@ -149,6 +149,7 @@ def check_point(deal: Deal, obs: Observation, rng: random.Random, full: bool, n:
 
 
 @pytest.mark.parametrize("kind", ["simple", "random", "mixed"])
+@pytest.mark.slow
 def test_sampled_worlds_agree_with_every_observation(kind: str) -> None:
     deals = {"simple": 14, "random": 14, "mixed": 8}[kind]
     for seed in range(deals):
@@ -174,6 +175,7 @@ def carte_blanche_deal(younger: bool, seed: int) -> Deal:
 
 
 @pytest.mark.parametrize("younger", [False, True])
+@pytest.mark.slow
 def test_carte_blanche_shown_and_announced(younger: bool) -> None:
     for seed in range(3):
         rng = random.Random(seed)
@@ -181,6 +183,7 @@ def test_carte_blanche_shown_and_announced(younger: bool) -> None:
         walk(carte_blanche_deal(younger, seed), players, partial(check_point, rng=rng, full=False, n=4))
 
 
+@pytest.mark.slow
 def test_direct_check_agrees_with_replay() -> None:
     """``Knowledge.admits`` reads the facts off the log; ``consistent`` replays: they must agree."""
     agree = Counter[bool]()

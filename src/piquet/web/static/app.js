@@ -12,14 +12,18 @@ import { backSVG, cardSVG, cardShort, cardWords, parseCard, sortCards, suitSVG }
 import * as chouette from "./chouette.js";
 import { $, clear, h, put } from "./dom.js";
 import {
-  CATEGORIES, SCORE_KINDS, SCORE_LABELS, cap, countWords, declarationCards, declarationCategory,
+  SCORE_KINDS, SCORE_LABELS, cap, countWords, declarationCards, declarationCategory,
   declarationItems, declarationWords, fullestDeclaration, narrate, numberWords, optionForCards, phaseWords,
   rulesWords, settlementWords, tricksOf,
 } from "./words.js";
 
 // ------------------------------------------------------------------ small DOM helpers
 
-/** Card names as small inline chips: "A♥ K♥" with drawn suit symbols. */
+/**
+ * Card names as small inline chips: "A♥ K♥" with drawn suit symbols.
+ * @param {string[]} cards
+ * @param {{ sorted?: boolean, testid?: string }} [options]
+ */
 function chips(cards, { sorted = true, testid } = {}) {
   const list = sorted ? sortCards(cards) : cards;
   return h("span", { class: "chips", testid }, list.map((c) => {
@@ -384,7 +388,7 @@ function render() {
 }
 
 function rememberFocus() {
-  const a = document.activeElement;
+  const a = /** @type {HTMLElement | null} */ (document.activeElement);
   if (!a || a === document.body) return null;
   return { card: a.dataset ? a.dataset.card : null, testid: a.dataset ? a.dataset.testid : null,
     inHand: Boolean(a.closest && a.closest("#hand")), inActions: Boolean(a.closest && a.closest("#actions")) };
@@ -394,7 +398,7 @@ function restoreFocus(f) {
   if (!f) return;
   if (document.activeElement === $("actions")) {
     // Waiting in the panel after a choice: go to the next choice as soon as there is one.
-    const next = document.querySelector("#actions button:not(:disabled)");
+    const next = /** @type {HTMLButtonElement | null} */ (document.querySelector("#actions button:not(:disabled)"));
     if (next) next.focus({ preventScroll: true });
     return;
   }
@@ -625,7 +629,7 @@ function renderCentre(v) {
 
   // The last trick, on demand.
   const lt = lastTrickOf(v);
-  const btn = $("last-trick-button");
+  const btn = /** @type {HTMLButtonElement} */ ($("last-trick-button"));
   btn.disabled = !lt;
   btn.setAttribute("aria-expanded", S.showLastTrick && lt ? "true" : "false");
   const box = clear($("last-trick"));
@@ -690,8 +694,8 @@ function renderHand(v) {
     + (mode === "discard" ? ": choose the cards to discard" : mode === "play" ? ": choose a card to play"
       : mode === "declare" ? ": you may choose the cards to declare" : ""));
   let focusIndex = 0;
-  const focused = document.activeElement && document.activeElement.dataset
-    ? document.activeElement.dataset.card : null;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
+  const focused = active && active.dataset ? active.dataset.card : null;
   cards.forEach((card, i) => {
     const legal = mode === "play" && c.play.has(card);
     const selected = S.selected.has(card);
@@ -772,6 +776,13 @@ function onCardClick(card) {
 
 // ------------------------------------------------------------------ the actions panel
 
+/**
+ * A button of the actions panel.
+ * @param {string} label
+ * @param {string} testid
+ * @param {(event: MouseEvent) => void} onclick
+ * @param {{ primary?: boolean, disabled?: boolean, describedby?: string }} [options]
+ */
 function button(label, testid, onclick, { primary = false, disabled = false, describedby } = {}) {
   return h("button", { type: "button", class: primary ? "primary" : "", testid, onclick,
     disabled: disabled || S.pending, "aria-describedby": describedby }, label);
@@ -1203,7 +1214,7 @@ function renderGameNews(v) {
 }
 
 function renderLastDeal(v) {
-  const box = $("last-deal");
+  const box = /** @type {HTMLDetailsElement} */ ($("last-deal"));
   const ld = v.last_deal;
   box.hidden = !ld;
   if (!ld) return;
@@ -1316,7 +1327,7 @@ function init() {
   $("last-trick-button").addEventListener("click", () => { S.showLastTrick = !S.showLastTrick; render(); });
   $("my-discard-button").addEventListener("click", () => { S.showDiscard = !S.showDiscard; render(); });
   $("reconnect-now").addEventListener("click", () => { S.retry = 0; connect(); });
-  const auto = $("auto-forced");
+  const auto = /** @type {HTMLInputElement} */ ($("auto-forced"));
   auto.checked = S.auto;
   auto.addEventListener("change", () => {
     S.auto = auto.checked;
@@ -1346,6 +1357,6 @@ function init() {
 }
 
 // For the console and for tests: the state of the page (read only).
-window.piquetTable = { get state() { return S; } };
+/** @type {Window & { piquetTable?: object }} */ (window).piquetTable = { get state() { return S; } };
 
 init();

@@ -36,7 +36,7 @@ const H = 140;
 /** {rank, suit} of a card name ("10H" -> {rank: "10", suit: "H"}), or null if it is not a card. */
 export function parseCard(name) {
   if (typeof name !== "string") return null;
-  let t = name.trim().toUpperCase();
+  const t = name.trim().toUpperCase();
   if (t.length < 2) return null;
   const suit = t.slice(-1);
   let rank = t.slice(0, -1);
@@ -267,37 +267,62 @@ function toMarkup(node) {
   return `<${node.tag}${attrs}>${node.kids.map(toMarkup).join("")}</${node.tag}>`;
 }
 
+/** @typedef {{ label?: string, doc?: Document }} DrawOptions A drawing's words for a screen reader, and its document. */
+
 function theDocument(doc) {
   const d = doc || (typeof document !== "undefined" ? document : null);
   if (!d) throw new Error("no document: use cardMarkup() outside a browser");
   return d;
 }
 
-/** An <svg> element showing the card, role="img" and aria-label "queen of spades". */
+/**
+ * An <svg> element showing the card, role="img" and aria-label "queen of spades".
+ * @param {string} name
+ * @param {DrawOptions} [options]
+ */
 export function cardSVG(name, { label, doc } = {}) {
   return toElement(cardTree(name, label), theDocument(doc));
 }
 
-/** An <svg> element showing a card back (the adversary's hand, the stock). */
+/**
+ * An <svg> element showing a card back (the adversary's hand, the stock).
+ * @param {DrawOptions} [options]
+ */
 export function backSVG({ label, doc } = {}) {
   return toElement(backTree(label), theDocument(doc));
 }
 
-/** A small suit symbol as an <svg> element (for text such as "A♥ K♥" in the talk). */
+/**
+ * A small suit symbol as an <svg> element (for text such as "A♥ K♥" in the talk).
+ * @param {string} suit
+ * @param {DrawOptions} [options]
+ */
 export function suitSVG(suit, { label, doc } = {}) {
   return toElement(suitTree(suit, label), theDocument(doc));
 }
 
-/** The card as SVG markup (a string). */
+/**
+ * The card as SVG markup (a string).
+ * @param {string} name
+ * @param {{ label?: string }} [options]
+ */
 export function cardMarkup(name, { label } = {}) {
   return toMarkup(cardTree(name, label));
 }
 
-/** A card back as SVG markup (a string). */
+/**
+ * A card back as SVG markup (a string).
+ * @param {{ label?: string }} [options]
+ */
 export function backMarkup({ label } = {}) {
   return toMarkup(backTree(label));
 }
 
+/**
+ * A suit symbol as SVG markup (a string).
+ * @param {string} suit
+ * @param {{ label?: string }} [options]
+ */
 export function suitMarkup(suit, { label } = {}) {
   return toMarkup(suitTree(suit, label));
 }

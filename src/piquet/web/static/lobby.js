@@ -75,20 +75,25 @@ async function createTable(body, submit, api = "/api/tables") {
   }
 }
 
+/** @param {HTMLInputElement} input */
 function nameOf(input) {
   const name = input.value.trim();
   if (name) store("piquet.name", name);
   return name || undefined; // the server names a seat with no name given
 }
 
-async function copyInvite(input = $("invite-link"), status = $("copy-status")) {
+/**
+ * @param {HTMLInputElement} [input]
+ * @param {HTMLElement} [status]
+ */
+async function copyInvite(input = /** @type {HTMLInputElement} */ ($("invite-link")), status = $("copy-status")) {
   try {
     await navigator.clipboard.writeText(input.value);
     status.textContent = "Copied: send it to your adversary.";
   } catch (e) {
     input.focus();
     input.select();
-    let ok = false;
+    let ok;
     try {
       ok = document.execCommand("copy");
     } catch (e2) {
@@ -115,7 +120,7 @@ function replayUrl(g, mine) {
   const base = `/t/${encodeURIComponent(g.table)}/replay`;
   if (g.status === "finished") return base;
   if (!mine || !mine.url) return null;
-  let token = null;
+  let token;
   try {
     token = new URL(mine.url, location.href).searchParams.get("token");
   } catch (e) {
@@ -233,7 +238,8 @@ function seatRows() {
   for (const [i, which] of [[2, "second"], [3, "third"]]) {
     const kind = h("select", { id: `c-kind-${i}`, class: "chouette-kind", testid: `chouette-kind-${i}` },
       h("option", { value: "person" }, "a person (send a link)"),
-      [...$("level").options].map((o) => h("option", { value: o.value }, `the computer: ${o.textContent}`)));
+      [.../** @type {HTMLSelectElement} */ ($("level")).options]
+        .map((o) => h("option", { value: o.value }, `the computer: ${o.textContent}`)));
     box.append(h("div", { class: "seat-row" },
       h("div", { class: "field" }, h("label", { for: `c-name-${i}` }, `The ${which} player`),
         h("input", { id: `c-name-${i}`, testid: `chouette-name-${i}`, maxlength: "40", placeholder: cap(which) })),
@@ -242,8 +248,8 @@ function seatRows() {
 }
 
 function chouetteSeat(i) {
-  const kind = $(`c-kind-${i}`).value;
-  const name = $(`c-name-${i}`).value.trim() || undefined;
+  const kind = /** @type {HTMLSelectElement} */ ($(`c-kind-${i}`)).value;
+  const name = /** @type {HTMLInputElement} */ ($(`c-name-${i}`)).value.trim() || undefined;
   return kind === "person" ? { name, kind } : { name, kind: "computer", level: kind };
 }
 
@@ -265,7 +271,7 @@ function showChouette(t) {
         onclick: () => copyInvite(input, status) }, "Copy")), status));
   });
   $("chouette-cut").textContent = t.cut || "";
-  $("chouette-own-seat").href = t.url;
+  /** @type {HTMLAnchorElement} */ ($("chouette-own-seat")).href = t.url;
   $("chouette-invite").hidden = false;
 }
 
@@ -273,8 +279,8 @@ function showChouette(t) {
 
 function init() {
   const saved = storage("piquet.name", "");
-  $("name").value = saved;
-  $("name2").value = saved;
+  /** @type {HTMLInputElement} */ ($("name")).value = saved;
+  /** @type {HTMLInputElement} */ ($("name2")).value = saved;
   linkAgreements($("rules"), $("agreements"));
   linkAgreements($("rules2"), $("p-agreements"));
 
@@ -282,7 +288,9 @@ function init() {
     ev.preventDefault();
     const submit = ev.submitter || $("computer-form").querySelector("button[type=submit]");
     const t = await createTable({
-      opponent: "computer", level: $("level").value, rules: rulesOf($("rules"), $("agreements")), name: nameOf($("name")),
+      opponent: "computer", level: /** @type {HTMLSelectElement} */ ($("level")).value,
+      rules: rulesOf($("rules"), $("agreements")),
+      name: nameOf(/** @type {HTMLInputElement} */ ($("name"))),
     }, submit);
     if (t) location.assign(t.url);
   });
@@ -291,24 +299,26 @@ function init() {
     ev.preventDefault();
     const submit = ev.submitter || $("person-form").querySelector("button[type=submit]");
     const t = await createTable({ opponent: "person", rules: rulesOf($("rules2"), $("p-agreements")),
-      name: nameOf($("name2")) }, submit);
+      name: nameOf(/** @type {HTMLInputElement} */ ($("name2"))) }, submit);
     if (!t) return;
-    $("invite-link").value = new URL(t.invite, location.href).href;
-    $("own-seat-link").href = t.url;
+    const invite = /** @type {HTMLInputElement} */ ($("invite-link"));
+    invite.value = new URL(t.invite, location.href).href;
+    /** @type {HTMLAnchorElement} */ ($("own-seat-link")).href = t.url;
     $("copy-status").textContent = "";
     $("invite").hidden = false;
-    $("invite-link").focus();
-    $("invite-link").select();
+    invite.focus();
+    invite.select();
     loadGames();
   });
 
   seatRows();
-  $("c-name-1").value = saved;
+  /** @type {HTMLInputElement} */ ($("c-name-1")).value = saved;
   $("chouette-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const submit = ev.submitter || $("chouette-form").querySelector("button[type=submit]");
-    const you = { name: nameOf($("c-name-1")), kind: "person" };
-    const t = await createTable({ players: [you, chouetteSeat(2), chouetteSeat(3)], rules: $("c-rules").value },
+    const you = { name: nameOf(/** @type {HTMLInputElement} */ ($("c-name-1"))), kind: "person" };
+    const rules = /** @type {HTMLSelectElement} */ ($("c-rules")).value;
+    const t = await createTable({ players: [you, chouetteSeat(2), chouetteSeat(3)], rules },
       submit, "/api/chouettes");
     if (!t) return;
     showChouette(t);

@@ -239,10 +239,10 @@ function setup() {
   $(`rp-seat-${other(bottom)}`).style.order = "1";
   $("rp-centre").style.order = "2";
 
-  const slider = $("rp-slider");
+  const slider = /** @type {HTMLInputElement} */ ($("rp-slider"));
   slider.max = String(lastStep());
   slider.addEventListener("input", () => go(Number(slider.value)));
-  const select = $("rp-deal");
+  const select = /** @type {HTMLSelectElement} */ ($("rp-deal"));
   for (const d of doc.deals) {
     const dbl = d.multiplier > 1 ? ", counts double" : "";
     // At Piquet au cent a deal belongs to a game, and the deals are as many as it takes.
@@ -279,13 +279,13 @@ function render() {
   root.dataset.deal = String(f.deal);
   root.dataset.phase = f.phase;
   const last = lastStep();
-  $("rp-first").disabled = R.step === 0;
-  $("rp-prev").disabled = R.step === 0;
-  $("rp-next").disabled = R.step === last;
-  $("rp-last").disabled = R.step === last;
-  $("rp-slider").value = String(R.step);
+  /** @type {HTMLButtonElement} */ ($("rp-first")).disabled = R.step === 0;
+  /** @type {HTMLButtonElement} */ ($("rp-prev")).disabled = R.step === 0;
+  /** @type {HTMLButtonElement} */ ($("rp-next")).disabled = R.step === last;
+  /** @type {HTMLButtonElement} */ ($("rp-last")).disabled = R.step === last;
+  /** @type {HTMLInputElement} */ ($("rp-slider")).value = String(R.step);
   $("rp-slider").setAttribute("aria-valuetext", `step ${R.step} of ${last}, deal ${f.deal}`);
-  $("rp-deal").value = String(f.deal);
+  /** @type {HTMLSelectElement} */ ($("rp-deal")).value = String(f.deal);
   const d = dealOf(f);
   const trick = f.phase === "play" ? `, trick ${trickNumber(f)}` : "";
   $("rp-position").textContent = `Step ${R.step} of ${last} \u00b7 deal ${f.deal}${trick}`;
@@ -475,6 +475,6 @@ function renderSettlement() {
 }
 
 // For the console and for tests: the state of the page (read only).
-window.piquetReplay = { get state() { return R; } };
+/** @type {Window & { piquetReplay?: object }} */ (window).piquetReplay = { get state() { return R; } };
 
 load();

@@ -13,15 +13,16 @@ function showError(text) {
 }
 
 function names() {
-  const a = $("player-a").value.trim() || "A";
-  const b = $("player-b").value.trim() || "B";
+  const a = /** @type {HTMLInputElement} */ ($("player-a")).value.trim() || "A";
+  const b = /** @type {HTMLInputElement} */ ($("player-b")).value.trim() || "B";
   return [a, b];
 }
 
 // ------------------------------------------------------------ the rows of figures
 
+/** @returns {HTMLElement[]} */
 function rows() {
-  return [...$("partie-rows").querySelectorAll(".st-partie")];
+  return [.../** @type {NodeListOf<HTMLElement>} */ ($("partie-rows").querySelectorAll(".st-partie"))];
 }
 
 function renumber() {
@@ -108,8 +109,10 @@ async function loadGames() {
 
 function request() {
   const [a, b] = names();
-  const parties = [...$("finished-games").querySelectorAll("input[type=checkbox]:checked")]
-    .map((c) => ({ table: c.value }));
+  const checked = /** @type {NodeListOf<HTMLInputElement>} */ (
+    $("finished-games").querySelectorAll("input[type=checkbox]:checked"));
+  /** @type {Record<string, unknown>[]} */
+  const parties = [...checked].map((c) => ({ table: c.value }));
   for (const row of rows()) {
     const [ia, ib] = row.querySelectorAll("input");
     if (!ia.value.trim() && !ib.value.trim()) continue;
@@ -118,11 +121,12 @@ function request() {
   if (a === b && parties.some((p) => !("table" in p))) {
     throw new Error("the two players have the same name: give them different names");
   }
+  /** @type {{ parties: Record<string, unknown>[], stake?: string, custom?: string }} */
   const body = { parties };
-  const stake = $("stake").value.trim();
+  const stake = /** @type {HTMLInputElement} */ ($("stake")).value.trim();
   if (stake) {
     body.stake = stake;
-    body.custom = $("custom").value;
+    body.custom = /** @type {HTMLSelectElement} */ ($("custom")).value;
   }
   return body;
 }
@@ -157,7 +161,7 @@ async function settle(event) {
     showError("Nothing to settle: type a partie's figures, or tick a finished game.");
     return;
   }
-  const button = $("settle-button");
+  const button = /** @type {HTMLButtonElement} */ ($("settle-button"));
   button.disabled = true;
   try {
     const resp = await fetch("/api/settle", {
@@ -203,8 +207,9 @@ function start() {
   for (const id of ["player-a", "player-b"]) $(id).addEventListener("input", renumber);
   for (const b of document.querySelectorAll(".st-example")) {
     b.addEventListener("click", () => {
-      $("stake").value = b.textContent;
-      $("stake").focus();
+      const stake = /** @type {HTMLInputElement} */ ($("stake"));
+      stake.value = b.textContent;
+      stake.focus();
     });
   }
   $("download-csv").addEventListener("click", () => {
