@@ -175,6 +175,16 @@ class Rules:
         """The games won so far: none, but at a game of so many up."""
         return ()
 
+    # ------------------------------------------------------------ one partie (issue 14): the partie's questions
+    #: Whether the partie is of games of so many up, each deal given its game's scores (au cent, p. 20),
+    #: rather than of so many deals (Law 71).
+    partie_of_games = False
+
+    def game_scores(self, scores_after: list[dict[str, int]]) -> dict[str, int] | None:
+        """The scores the next deal is given, from the running scores after each finished deal: at a game
+        of so many up, the game's (nothing after a game is won, p. 20); None at a partie of so many deals."""
+        return None
+
 
 class FourDealRules(Rules):
     """By agreement: four deals, the first and last counting double; extra deals single (Law 71, note)."""
@@ -294,6 +304,15 @@ class AuCentRules(Rules):
 
     def settle(self, scores: dict[str, int], finished: bool = True) -> Settlement:
         raise ValueError("a partie of Piquet au cent is settled by its games, not by two scores: use settlement_of")
+
+    # ------------------------------------------------------------ one partie (issue 14): the partie's questions
+    partie_of_games = True
+
+    def game_scores(self, scores_after: list[dict[str, int]]) -> dict[str, int] | None:
+        """The game in progress: nothing at the start and after a game is won (p. 20)."""
+        last, goal = scores_after[-1] if scores_after else None, self.goal
+        assert goal is not None
+        return {"A": 0, "B": 0} if last is None or max(last.values()) >= goal else dict(last)
 
 
 RUBICON = Rules()
