@@ -446,11 +446,13 @@ class Mover:
             return self.play(p, snap)
         if phase.endswith(("_point", "_sequences", "_sets")):
             return self.declare(p, phase, snap)
-        if phase == "cut":  # the winner of the cut chooses whether to deal (Law 4)
-            if self.did["deal-yes"] or self.did["deal-no"]:
-                p.run.fail(f"{p.label}: the choice of deal was made, and the table is still at the cut, this "
-                           f"seat to choose again: {p.state()}")
-            choice = self.rng.choice(["deal-yes", "deal-no"])
+        if phase == "cut":  # the winner of the cut chooses whether to deal (Law 4), the dealer how (Law 9)
+            which = page.evaluate("() => window.piquetTable.state.view.choice || 'deal'")
+            made = ["deal-yes", "deal-yes-3", "deal-no"] if which == "deal" else ["deal-by-2", "deal-by-3"]
+            if any(self.did[c] for c in made):
+                p.run.fail(f"{p.label}: the choice ({which}) was made, and the table is still at it, this seat "
+                           f"to choose again: {p.state()}")
+            choice = self.rng.choice(made)
             page.get_by_test_id(choice).click()
             self.did[choice] += 1
             return choice

@@ -300,10 +300,10 @@ class PartieState:
             return
         if isinstance(action, ChooseDeal):
             if stage is not Stage.CHOICE:
-                if not self.rules.higher_cut_chooses and self.chooser is None:
+                if not self.rules.higher_cut_chooses:
                     raise PartieError(f"there is no choice of deal at {self.rules.title}: the lower cut deals (p. 16)")
-                raise PartieError("there is no choice of deal to make now: the higher cut chooses, "
-                                  "once, after the cut (Law 4)")
+                raise PartieError("there is no choice of deal to make now: the higher cut chooses, once, "
+                                  "after the cut (Law 4)")
             return
         if isinstance(action, DealBy):
             if stage is not Stage.DEAL_BY:
@@ -342,10 +342,10 @@ class PartieState:
     def apply(self, action: PartieAction | Action) -> None:
         """Carry out ``action`` for the one to act (chance included); ``PartieError`` or the deal's
         ``IllegalAction`` if the laws forbid it, nothing changed."""
-        if not isinstance(action, Cut | ChooseDeal | DealBy | Shuffle):
-            if self.stage is Stage.DEALS and (deal := self.current) is not None:
-                deal.apply(action)  # the deal checks it (the common case, kept fast)
-                return
+        deal = self.current
+        if deal is not None and not isinstance(action, Cut | ChooseDeal | DealBy | Shuffle):
+            deal.apply(action)  # the deal checks it (the common case, kept fast)
+            return
         self.verify(action)
         if isinstance(action, Cut):
             self.cuts.append(action)

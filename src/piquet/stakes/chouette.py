@@ -11,10 +11,10 @@ chouette card (p. 102, ``stakes.ChouetteSession``).
 Each partie is an ordinary two-handed partie, driven by the partie's state machine
 (``piquet.core.state.PartieState``) from the choice of deal on: the single player, who "has choice
 of deal and cards throughout", chooses whether to deal; the deal is by twos (our choice, as it
-always was here); chance deals each hand from the seed.  The single player sits at seat ``A``, the other two at seat ``B``, where the one who plays
-acts and the one who advises may suggest.  Both of them see the observation of
-seat ``B`` (the hand they consult on), never the single player's cards; a
-suggestion is shown to the pair only, for it names their cards.
+always was here); chance deals each hand from the seed.  The single player sits at seat ``A``, the
+other two at seat ``B``, where the one who plays acts and the one who advises may suggest.  Both
+of them see the observation of seat ``B`` (the hand they consult on), never the single player's
+cards; a suggestion is shown to the pair only, for it names their cards.
 
 ``ChouetteMatch`` is the state: whose turn, the suggestion standing, what each
 may see, the card; it is what a server drives.  ``ChouetteRunner`` plays it
@@ -233,7 +233,7 @@ class ChouetteMatch:
         if name != self.places.single:
             raise ChouetteError(f"{self.places.single}, who plays alone, chooses whether to deal (p. 106)")
         state.apply(ChooseDeal(deals))
-        if state.stage is Stage.DEAL_BY:
+        if state.partie is None:  # the dealer's choice of mode (Law 9): by twos at chouette
             state.apply(DealBy(CHOUETTE_DEAL_BY))
         state.run_chance()
         assert state.partie is not None
@@ -530,5 +530,6 @@ class ChouetteRunner:
 
 __all__ = [
     "FORMAT", "Advised", "Adviser", "ChouetteError", "ChouetteGame", "ChouetteListener", "ChouetteMatch",
-    "ChouetteRunner", "PAIR_SEAT", "Places", "SINGLE_SEAT", "Suggestion", "cut_for_chouette", "deal_rng",
+    "CHOUETTE_DEAL_BY", "ChouetteChance", "ChouetteRunner", "PAIR_SEAT", "Places", "SINGLE_SEAT", "Suggestion",
+    "cut_for_chouette", "deal_rng",
 ]
