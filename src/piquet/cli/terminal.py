@@ -485,7 +485,7 @@ class TerminalTable(GameListener):
         me, them = obs.role, 1 - obs.role
         count = self.narrator.count
         self.say(f"This deal, as called: {self.name(self.me)} {count[me]}, {self.name(self.them)} {count[them]}.")
-        if obs.partie is not None and obs.rules.goal is not None:
+        if obs.partie is not None and obs.rules.partie_of_games:
             p = obs.partie
             self.say(f"Game {p.game_number} before this deal: {self.game_line(p.scores, p.games)}"
                      "   (a hundred up; three games out of five, a double counting two).")
@@ -547,7 +547,7 @@ class TerminalTable(GameListener):
         deals = self.we("deal", "deals") if dealer == self.me else f"{self.name(self.them)} deals"
         context = partie.context(self.me)
         s = context.scores
-        if partie.rules.goal is not None:
+        if partie.rules.partie_of_games:
             game = deal_games(partie)[index]
             self.console.rule(f"[bold]Game {game.number} · deal {game.deal}[/] · deal {index + 1} of the partie")
             if game.deal == 1:
@@ -679,7 +679,7 @@ class TerminalTable(GameListener):
             table.add_row(f"In the partie (×{mult})", str(s[self.me]), str(s[self.them]))
         self.console.print(table)
         s = partie.scores
-        if partie.rules.goal is not None:
+        if partie.rules.partie_of_games:
             self.show_game(partie, index)
             return
         self.say(f"The partie: {self.name(self.me)} {s[self.me]} · {self.name(self.them)} {s[self.them]}"
@@ -698,7 +698,7 @@ class TerminalTable(GameListener):
 
     def show_partie_card(self, partie: Partie) -> None:
         """The partie's score card: each deal as it counts, and the totals (at Piquet au cent, the games)."""
-        if partie.rules.goal is not None:
+        if partie.rules.partie_of_games:
             self.show_games_card(partie)
             return
         total = partie.scores
