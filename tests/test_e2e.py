@@ -12,6 +12,8 @@ What is shown, by clicking in the pages as a player would (no test sends a webso
   invite link, ending on the same score card and settlement; at every state, neither page holds a card of the
   other's hand (only backs, as many as he holds);
 * a table link with a wrong token, or with none, says why plainly and does not keep reconnecting;
+* two persons' pages before the first deal: the winner of the cut lets the other deal, who is offered twos or
+  threes (Law 9) and deals by threes, neither page holding a card until then;
 * a partie of Piquet au cent with both agreements against the computer, from the lobby: no choice of deal
   (the lower cut deals), "Keep all" for the younger, the calls in the game's words (sets named with no cards
   drawn), the game's score and the games won in the bar, a game won and the next begun at nothing, the score
@@ -450,11 +452,13 @@ class Mover:
             return self.play(p, snap)
         if phase.endswith(("_point", "_sequences", "_sets")):
             return self.declare(p, phase, snap)
-        if phase == "cut":  # the winner of the cut chooses whether to deal (Law 4)
-            if self.did["deal-yes"] or self.did["deal-no"]:
-                p.run.fail(f"{p.label}: the choice of deal was made, and the table is still at the cut, this "
-                           f"seat to choose again: {p.state()}")
-            choice = self.rng.choice(["deal-yes", "deal-no"])
+        if phase == "cut":  # the winner of the cut chooses whether to deal (Law 4), the dealer how (Law 9)
+            which = page.evaluate("() => window.piquetTable.state.view.choice || 'deal'")
+            made = ["deal-yes", "deal-yes-3", "deal-no"] if which == "deal" else ["deal-by-2", "deal-by-3"]
+            if any(self.did[c] for c in made):
+                p.run.fail(f"{p.label}: the choice ({which}) was made, and the table is still at it, this seat "
+                           f"to choose again: {p.state()}")
+            choice = self.rng.choice(made)
             page.get_by_test_id(choice).click()
             self.did[choice] += 1
             return choice
@@ -826,6 +830,44 @@ def test_a_wrong_token_says_so(run: Run) -> None:
         assert st["seat"] == "A" and st["status"] == "playing", st
         assert fatal.is_hidden() and page.get_by_test_id("connection").inner_text() == "Connected"
         assert len(p.hand()) == (0 if st["phase"] == "cut" else 12), st
+        run.assert_no_page_errors()
+
+
+def test_the_dealer_chooses_threes_in_the_page(run: Run) -> None:
+    """Law 4, Law 9 in the page: Ann wins the cut and lets Bob deal (`deal-no`); Bob is offered twos or threes
+    (`deal-by-2`, `deal-by-3`), Ann nothing, neither page holding a card; Bob deals by threes: the hands are
+    the seed's pack dealt by threes."""
+    from piquet.core.cards import card_name, cards_of
+    from piquet.core.deal import deal_from_pack
+    from piquet.core.partie import cut_for_deal
+    from piquet.core.state import cut_rng, deal_rng
+
+    server = run.server
+    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "A")
+    table = server.post_json("/api/tables", {"opponent": "person", "name": "Ann", "seed": seed})
+    ann, bob = run.player("ann"), run.player("bob")
+    with run.guard():
+        ann.page.goto(server.base + table["url"])
+        bob.page.goto(server.base + table["invite"])
+        st = ann.wait_ready()
+        bob.wait_ready()
+        assert st["phase"] == "cut" and st["myTurn"] == "true", st
+        choices = {"yes", "yes-3", "no", "by-2", "by-3"}  # the buttons deal-yes ... deal-by-3
+        assert ann.testids("deal-") & choices == {"yes", "yes-3", "no"}, ann.testids("deal-")
+        ann.page.get_by_test_id("deal-no").click()
+        bob.wait(f"() => {TABLE_JS}.dataset.myTurn === 'true'", "Bob to choose how he deals")
+        assert bob.testids("deal-") & choices == {"by-2", "by-3"} and not ann.testids("deal-") & choices
+        assert "Law 9" in bob.text("prompt") and ann.hand() == bob.hand() == []
+        bob.page.get_by_test_id("deal-by-3").click()
+        ann.wait(f"() => {TABLE_JS}.dataset.phase === 'elder_discard'", "the first deal")
+        bob.wait(f"() => {TABLE_JS}.dataset.phase === 'elder_discard'", "the first deal")
+        assert len(ann.hand()) == len(bob.hand()) == 12 and not set(ann.hand()) & set(bob.hand())
+        order = list(range(32))
+        deal_rng(seed, 0).shuffle(order)
+        elder, younger, _ = deal_from_pack(order, 3)  # Ann is elder: Bob deals
+        assert set(ann.hand()) == {card_name(c) for c in cards_of(elder)} != {
+            card_name(c) for c in cards_of(deal_from_pack(order, 2)[0])}
+        assert set(bob.hand()) == {card_name(c) for c in cards_of(younger)}
         run.assert_no_page_errors()
 
 

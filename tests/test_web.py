@@ -28,16 +28,18 @@ with warnings.catch_warnings():
 from piquet.cli.main import build_parser
 from piquet.core.actions import PLAYS, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
 from piquet.core.cards import RANK_MASKS, card_name, card_words, cards_of, mask_of, parse_card
-from piquet.core.deal import Deal
+from piquet.core.deal import Deal, deal_from_pack
 from piquet.core.events import CARTE_BLANCHE_SHOWN, ELDER, LOOK, NAME_SET, PLAY, SETS, SHOW, YOUNGER
 from piquet.core.partie import Partie, cut_for_deal
 from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, Rules, rules_named
-from piquet.players.runner import cut_rng
+from piquet.players.levels import make_player
+from piquet.players.runner import cut_rng, deal_rng
 from piquet.records.record import PartieRecord, replay
 from piquet.web import app as web_app
 from piquet.web.app import create_app
 from piquet.web.protocol import (
     ChooseDeal,
+    DealBy,
     ProtocolError,
     decode_action,
     decode_message,
@@ -219,10 +221,10 @@ def allowed_now(partie: Partie) -> dict[str, tuple[set[str], set[str]]]:
             for seat in "AB"}
 
 
-def allowed_by_version(record_json: str, choice: bool) -> list[dict[str, tuple[set[str], set[str]]]]:
+def allowed_by_version(record_json: str, choices: int) -> list[dict[str, tuple[set[str], set[str]]]]:
     """For each version of a partie (from its record), what each seat may see then.
 
-    ``choice``: a person won the cut, and his choice of deal was version 1 (nothing is seen before it).
+    ``choices``: the versions the persons' choices before the first deal took (nothing is seen before it).
     """
     final = replay(PartieRecord.from_json(record_json))
     p = Partie(final.rules, final.first_dealer, final.deal_by)
@@ -230,7 +232,7 @@ def allowed_by_version(record_json: str, choice: bool) -> list[dict[str, tuple[s
     def deal_again(d: Deal) -> None:  # the same cards, dealt under the partie's rules (and its game, at au cent)
         p.deal_cards(d.dealt[0], d.dealt[1], d.stock)
 
-    out: list[dict[str, tuple[set[str], set[str]]]] = [allowed_now(Partie(final.rules))] if choice else []
+    out: list[dict[str, tuple[set[str], set[str]]]] = [allowed_now(Partie(final.rules))] * choices
 
     def snapshot() -> None:
         out.append(allowed_now(p))
@@ -513,7 +515,7 @@ def test_view_shape() -> None:
     other = table.view("B" if seat == "A" else "A")
     assert not other["my_turn"] and other["options"] == []
     assert v["players"] == {"A": "Ann", "B": "Bob"} and v["status"] == "playing"
-    assert v["partie"]["dealer"] == table.cut[2]  # the winner of the cut deals
+    assert v["partie"]["dealer"] == table.partie.first_dealer == table.state.dealer
     # A declaration's options are ACTIONs, the strongest first, nothing last.
     rng = random.Random(1)
     while table.partie.current is not None and table.partie.current.phase.name != "ELDER_POINT":
@@ -587,10 +589,12 @@ def until_my_turn(ws: Any, log: list[Message]) -> Message:
 def check_log(seat: str, log: list[Message], seed: int, record_json: str, persons: str = "A") -> int:
     """Check every message a seat received against what it may see at that version; how many.
 
-    ``persons``: the seats of persons (the winner of the cut among them chose whether to deal, version 1).
+    ``persons``: the seats of persons (the winner of the cut among them chose whether to deal, and how if he
+    deals, version 1; a person he made dealer chose how he deals, the next version).
     """
-    rules = replay(PartieRecord.from_json(record_json)).rules
-    allowed = allowed_by_version(record_json, rules.higher_cut_chooses and cut_for_deal(cut_rng(seed))[2] in persons)
+    final = replay(PartieRecord.from_json(record_json))
+    rules = final.rules
+    allowed = allowed_by_version(record_json, choices_before_deal(final, cut_for_deal(cut_rng(seed))[2], persons))
     checker = HiddenChecker(seed, rules)
     version = 0
     for msg in log:
@@ -599,6 +603,14 @@ def check_log(seat: str, log: list[Message], seed: int, record_json: str, person
         cur, prev = allowed[version][seat]
         checker.check(seat, msg, cur, prev)
     return checker.messages
+
+
+def choices_before_deal(final: Partie, winner: str, persons: str) -> int:
+    """How many versions the persons' choices took before the first deal (Laws 4, 9): the winner of the cut's
+    (dealing, he says how at once), and that of a person the other made dealer."""
+    rules, dealer = final.rules, final.first_dealer
+    chose = rules.higher_cut_chooses and winner in persons
+    return int(chose) + int(len(rules.deal_modes) > 1 and dealer in persons and not (chose and dealer == winner))
 
 
 def play_against_computer(client: TestClient, db: str, seed: int, level: str = "random",
@@ -992,19 +1004,21 @@ def person_table(seed: int, rules: Any = RUBICON) -> Table:
 
 @pytest.mark.parametrize("deals", [True, False])
 def test_the_winner_of_the_cut_chooses_whether_to_deal(deals: bool) -> None:
-    """Law 4: the person who cuts the higher card chooses; nothing is dealt until he has."""
+    """Law 4: the person who cuts the higher card chooses; nothing is dealt until he has, and (Law 9) until the
+    dealer has said how he deals: the winner dealing says it with his choice, the other after it."""
     table = person_table(11)
     winner = table.cut[2]
     loser = "B" if winner == "A" else "A"
     assert table.version == 0 and table.choosing == winner and table.to_move() == winner
     assert not table.partie.deals and not table.finished
     mine, theirs = table.view(winner), table.view(loser)
-    assert mine["phase"] == theirs["phase"] == "cut"
+    assert mine["phase"] == theirs["phase"] == "cut" and mine["choice"] == "deal"
     assert mine["my_turn"] and not theirs["my_turn"] and theirs["options"] == []
-    assert mine["options"] == [{"kind": "deal", "deal": True}, {"kind": "deal", "deal": False}]
+    assert mine["options"] == [{"kind": "deal", "deal": True, "by": 2}, {"kind": "deal", "deal": True, "by": 3},
+                               {"kind": "deal", "deal": False}]
     assert mine["hand"] == theirs["hand"] == [] and cards_named(theirs) == {mine["cut"]["A"], mine["cut"]["B"]}
-    full = make_table(12)  # a view of a dealt table: the cut's VIEW has the same keys
-    assert set(mine) == set(full.view("A"))
+    full = make_table(12)  # a view of a dealt table: the cut's VIEW has the same keys, and "choice"
+    assert set(mine) == set(full.view("A")) | {"choice"}
     # Out of turn, or anything but the choice: refused, nothing changed.
     with pytest.raises(TableError) as err:
         table.apply(loser, ChooseDeal(True), 0)
@@ -1012,28 +1026,162 @@ def test_the_winner_of_the_cut_chooses_whether_to_deal(deals: bool) -> None:
     with pytest.raises(TableError) as err:
         table.apply(winner, PLAYS[0], 0)
     assert err.value.code == "illegal" and "Law 4" in err.value.message
+    with pytest.raises(TableError) as err:
+        table.apply(winner, DealBy(3), 0)
+    assert err.value.code == "illegal" and "Law 9" in err.value.message
+    with pytest.raises(TableError) as err:
+        table.apply(winner, ChooseDeal(True, 4), 0)
+    assert err.value.code == "illegal" and "Law 9" in err.value.message
     assert table.version == 0 and not table.partie.deals
     table.apply(winner, ChooseDeal(deals), 0)
     dealer = winner if deals else loser
-    assert table.version == 1 and table.choosing is None and table.partie.dealer(0) == dealer
-    assert len(table.partie.deals) == 1 and table.view(dealer)["role"] == "younger"
+    if not deals:  # the other deals: he says how (Law 9), and nothing is dealt until he has
+        assert table.version == 1 and table.choosing == loser and not table.partie.deals
+        v = table.view(loser)
+        assert v["choice"] == "deal_by" and v["partie"]["dealer"] == loser and v["my_turn"]
+        assert v["options"] == [{"kind": "deal_by", "by": 2}, {"kind": "deal_by", "by": 3}]
+        assert table.view(winner)["options"] == [] and table.view(winner)["hand"] == []
+        waiting = Table.from_record(table.id, table.seats, table.record_json(), "person", table.version)
+        assert waiting.version == 1 and waiting.choosing == loser and waiting.view(loser) == v
+        table.apply(loser, DealBy(2), 1)
+    chosen = 1 if deals else 2
+    assert table.version == chosen and table.choosing is None and table.partie.dealer(0) == dealer
+    assert len(table.partie.deals) == 1 and table.view(dealer)["role"] == "younger" and table.partie.deal_by == 2
     with pytest.raises(TableError) as err:
-        table.apply(table.to_move() or "", ChooseDeal(True), 1)
+        table.apply(table.to_move() or "", ChooseDeal(True), chosen)
     assert err.value.code == "illegal"
+    with pytest.raises(TableError) as err:
+        table.apply(table.to_move() or "", DealBy(3), chosen)
+    assert err.value.code == "illegal" and "Law 9" in err.value.message
     # The record rebuilds the table at the same version, with the chosen dealer.
     again = Table.from_record(table.id, table.seats, table.record_json(), "person")
-    assert again.version == 1 and again.partie.dealer(0) == dealer and again.view("A") == table.view("A")
+    assert again.version == chosen and again.partie.dealer(0) == dealer and again.view("A") == table.view("A")
     before = Table.from_record(table.id, table.seats, person_table(11).record_json(), "person")
     assert before.version == 0 and before.choosing == winner
+
+
+@pytest.mark.parametrize("winner_deals", [True, False])
+def test_the_dealer_may_deal_by_threes(winner_deals: bool) -> None:
+    """Law 9: the dealer deals by two or by three cards at a time, his choice for the whole partie: the cards
+    are the seed's shuffle dealt by threes, every deal, and the record says so."""
+    table = person_table(13)
+    winner = table.cut[2]
+    loser = "B" if winner == "A" else "A"
+    if winner_deals:
+        table.apply(winner, decode_action({"kind": "deal", "deal": True, "by": 3}), 0)
+    else:
+        table.apply(winner, ChooseDeal(False), 0)
+        table.apply(loser, decode_action({"kind": "deal_by", "by": 3}), 1)
+    dealer = winner if winner_deals else loser
+    assert table.partie.deal_by == 3 and table.partie.first_dealer == dealer
+    rng = random.Random(2)
+    while len(table.partie.deals) < 3:
+        seat = table.to_move()
+        assert seat is not None
+        table.apply(seat, table.observation(seat).sample(rng), table.version)
+    for i, deal in enumerate(table.partie.deals):
+        order = list(range(32))
+        deal_rng(13, i).shuffle(order)
+        assert (deal.dealt[ELDER], deal.dealt[YOUNGER], tuple(deal.stock)) == deal_from_pack(order, 3)
+        assert deal_from_pack(order, 3) != deal_from_pack(order, 2)
+    record = table.record()
+    assert record.deal_by == 3
+    again = Table.from_record(table.id, table.seats, record.to_json(), "person")
+    assert again.version == table.version and again.partie.deal_by == 3 and again.view("A") == table.view("A")
 
 
 def test_the_computer_who_wins_the_cut_deals() -> None:
     """"The player who cuts the higher card should elect to deal" (p. 108): no choice phase, no version."""
     seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "B")
-    seats = {"A": Seat("human", "Ann"), "B": Seat("computer", "Bot", "random")}
+    seats = {"A": Seat("human", "Ann"), "B": Seat("computer", "Bot", "simple")}
     table = Table.new("t", seats, seed, RUBICON)
     assert table.choosing is None and table.version == 0 and table.partie.dealer(0) == "B"
+    assert table.partie.deal_by == 2  # the levels deal by twos, as at the terminal
     assert table.view("A")["phase"] == "elder_discard" and table.view("A")["my_turn"]
+
+
+def test_a_computer_chooses_as_at_the_terminal() -> None:
+    """A computer seat answers the choices before the deal as its level does at the terminal (Laws 4, 9); the
+    same again when the table is rebuilt from its record."""
+    seen: set[tuple[str, int]] = set()
+    for seed in range(40):
+        winner = cut_for_deal(cut_rng(seed))[2]
+        seats = {s: Seat("computer", f"Bot {s}", "random") for s in "AB"}
+        table = Table.new("t", seats, seed, RUBICON)
+        player = make_player("random", table._seed_of(winner))
+        deals = player.choose_deal(True)
+        dealer = winner if deals else ("B" if winner == "A" else "A")
+        by = (player if deals else make_player("random", table._seed_of(dealer))).deal_by()
+        assert (table.version, table.partie.first_dealer, table.partie.deal_by) == (0, dealer, by)
+        again = Table.from_record("t", seats, table.record_json(), "computer")
+        assert (again.version, again.partie.first_dealer, again.partie.deal_by) == (0, dealer, by)
+        seen.add((dealer, by))
+    assert len(seen) == 4
+
+
+def dropped(client: TestClient, table_id: str) -> None:
+    """Wait until no socket is open on the table and the hub has dropped it from memory."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 5
+    while (table_id in hub.tables or hub.conns.get(table_id)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert table_id not in hub.tables
+
+
+def test_the_dealer_chooses_threes_over_the_websocket(client: TestClient, db: str) -> None:
+    """Ann wins the cut and lets Bob deal (Law 4); Bob deals by threes (Law 9).  Before the deal both see the
+    cut and nothing else; the choice waiting for Bob survives the table's leaving memory; the cards are then
+    the seed's dealt by threes, and every message is checked for hidden cards."""
+    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "A")
+    t = new_table(client, opponent="person", name="Ann", seed=seed)
+    logs: dict[str, list[Message]] = {"A": [], "B": []}
+    with client.websocket_connect(ws_path(t)) as wa:
+        logs["A"].append(receive(wa))
+        with client.websocket_connect(ws_path(t, "invite") + "&name=Bob") as wb:
+            for s, ws in (("A", wa), ("B", wb)):
+                logs[s].append(receive(ws))
+            va, vb = logs["A"][-1]["view"], logs["B"][-1]["view"]
+            cut = {va["cut"]["A"], va["cut"]["B"]}
+            assert va["phase"] == vb["phase"] == "cut" and va["choice"] == vb["choice"] == "deal"
+            assert va["my_turn"] and not vb["my_turn"] and vb["options"] == []
+            assert {"kind": "deal", "deal": True, "by": 3} in va["options"]
+            assert cards_named(va) == cards_named(vb) == cut and va["hand"] == vb["hand"] == []
+            wb.send_json({"type": "action", "version": 0, "action": {"kind": "deal_by", "by": 3}})
+            expect_error(wb, "turn")
+            wa.send_json({"type": "action", "version": 0, "action": {"kind": "deal", "deal": False}})
+            for s, ws in (("A", wa), ("B", wb)):
+                logs[s].append(receive(ws))
+            va, vb = logs["A"][-1]["view"], logs["B"][-1]["view"]
+            assert logs["B"][-1]["version"] == 1 and vb["choice"] == "deal_by" and vb["my_turn"]
+            assert vb["options"] == [{"kind": "deal_by", "by": 2}, {"kind": "deal_by", "by": 3}]
+            assert va["partie"]["dealer"] == vb["partie"]["dealer"] == "B" and not va["my_turn"]
+            assert cards_named(va) == cards_named(vb) == cut
+    assert stored(db, t["table"])[0] == 1
+    dropped(client, t["table"])
+    with client.websocket_connect(ws_path(t)) as wa, client.websocket_connect(ws_path(t, "invite")) as wb:
+        logs["A"].append(receive(wa))
+        logs["B"].append(receive(wb))
+        vb = logs["B"][-1]["view"]
+        assert logs["B"][-1]["version"] == 1 and vb["choice"] == "deal_by" and vb["my_turn"]  # rebuilt from the row
+        wa.send_json({"type": "action", "version": 1, "action": {"kind": "deal_by", "by": 3}})
+        expect_error(wa, "turn")
+        wb.send_json({"type": "action", "version": 1, "action": {"kind": "deal_by", "by": 4}})
+        assert "Law 9" in expect_error(wb, "illegal")["message"]
+        wb.send_json({"type": "action", "version": 1, "action": {"kind": "deal_by", "by": 3}})
+        for s, ws in (("A", wa), ("B", wb)):
+            logs[s].append(receive(ws))
+        va, vb = logs["A"][-1]["view"], logs["B"][-1]["view"]
+        assert logs["A"][-1]["version"] == 2 and va["role"] == "elder" and vb["role"] == "younger"
+        assert va["my_turn"] and len(va["hand"]) == len(vb["hand"]) == 12
+    version, record = stored(db, t["table"])
+    doc = PartieRecord.from_json(record)
+    assert version == 2 and doc.deal_by == 3 and doc.deals[0].dealer == "B"
+    order = list(range(32))
+    deal_rng(seed, 0).shuffle(order)
+    elder, younger, stock = deal_from_pack(order, 3)
+    assert (mask_of(doc.deals[0].elder), mask_of(doc.deals[0].younger), doc.deals[0].stock) == (elder, younger, stock)
+    assert set(va["hand"]) == {card_name(c) for c in cards_of(elder)}
+    assert check_log("A", logs["A"], seed, record, "AB") + check_log("B", logs["B"], seed, record, "AB") > 8
 
 
 def test_the_choice_over_the_websocket(client: TestClient, db: str) -> None:

@@ -116,19 +116,19 @@ class Partie:
     def game_scores(self) -> dict[str, int]:
         """The scores of the game the next deal belongs to (au cent: nothing after a game is won)."""
         after = self._finished_scores()
-        if not after or self.rules.goal is None:
-            return after[-1] if after else {"A": 0, "B": 0}
-        last = after[-1]
-        return {"A": 0, "B": 0} if max(last.values()) >= self.rules.goal else last
+        game = self.rules.game_scores(after)
+        if game is not None:
+            return game
+        return after[-1] if after else {"A": 0, "B": 0}
 
     # ------------------------------------------------------------ dealing
 
     def next_game(self) -> tuple[int, int] | None:
         """What the next deal is given at a game of so many up: the game's scores by role (elder, younger)."""
-        if self.rules.goal is None:
+        scores = self.rules.game_scores(self._finished_scores())
+        if scores is None:
             return None
         index = len(self.deals)
-        scores = self.game_scores()
         return scores[self.seat(index, ELDER)], scores[self.seat(index, YOUNGER)]
 
     def deal_cards(self, elder: Mask, younger: Mask, stock: Sequence[Card]) -> Deal:
@@ -162,7 +162,7 @@ class Partie:
         before = self.scores_after()[-2] if len(self.deals) > 1 else {"A": 0, "B": 0}
         games: dict[str, int] = {}
         number = 0
-        if self.rules.goal is not None:
+        if self.rules.partie_of_games:
             d = self.deals[index]
             by_role = dict(zip((self.seat(index, ELDER), self.seat(index, YOUNGER)), d.game or (0, 0), strict=True))
             before = {k: by_role[k] for k in SEATS}

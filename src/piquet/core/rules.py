@@ -224,6 +224,11 @@ class Rules:
         """
         return max(0, deals_in_partie - deal_number)
 
+    def game_scores(self, scores_after: list[dict[str, int]]) -> dict[str, int] | None:
+        """The scores the next deal is given, from the running scores after each finished deal: at a game
+        of so many up, the game's (nothing after a game is won, p. 20); None at a partie of so many deals."""
+        return None
+
 
 class FourDealRules(Rules):
     """By agreement: four deals, the first and last counting double; extra deals single (Law 71, note)."""
@@ -373,6 +378,12 @@ class AuCentRules(Rules):
         1
         """
         return 1
+
+    def game_scores(self, scores_after: list[dict[str, int]]) -> dict[str, int] | None:
+        """The game in progress: nothing at the start and after a game is won (p. 20)."""
+        last, goal = scores_after[-1] if scores_after else None, self.goal
+        assert goal is not None
+        return {"A": 0, "B": 0} if last is None or max(last.values()) >= goal else dict(last)
 
 
 RUBICON = Rules()

@@ -1,10 +1,10 @@
 """Running a partie between two players, whoever they are: the loop, free of any interface.
 
-``PartieRunner`` cuts for deal (Law 4), asks the winner whether he deals and
-the first dealer how he deals (Law 9) -- at Piquet au cent the lower cut deals,
-by twos, and nobody is asked (p. 16) --, deals each hand, asks the player to
-move for his action from his observation only, applies it, and tells a
-``GameListener`` what happened (a terminal shows it, a record is saved).
+``PartieRunner`` drives the partie's state machine (``piquet.core.state.PartieState``): chance cuts
+for deal (Law 4), the winner is asked whether he deals and the first dealer how he deals (Law 9)
+-- at Piquet au cent the lower cut deals, by twos, and nobody is asked (p. 16) --, chance deals
+each hand, the player to move is asked for his action from his observation only, and a
+``GameListener`` is told what happened (a terminal shows it, a record is saved).
 
 Chance comes from the seed alone: the cut from ``cut_rng(seed)`` and deal
 ``i``'s shuffle from ``deal_rng(seed, i)``, so a seed deals the same cards
@@ -27,19 +27,10 @@ from piquet.core.actions import Action
 from piquet.core.cards import Card
 from piquet.core.deal import Deal, IllegalAction
 from piquet.core.observation import Observation, observe
-from piquet.core.partie import Partie, cut_for_deal, first_dealer_after_cut
+from piquet.core.partie import Partie
 from piquet.core.rules import RUBICON, Rules
+from piquet.core.state import CHANCE, ChooseDeal, DealBy, PartieState, SeedChance, Stage, cut_rng, deal_rng
 from piquet.players.base import Correctable, Player
-
-
-def cut_rng(seed: int) -> random.Random:
-    """The generator of the cut for deal."""
-    return random.Random(f"piquet:{seed}:cut")
-
-
-def deal_rng(seed: int, index: int) -> random.Random:
-    """The generator of the shuffle of deal ``index`` (from 0)."""
-    return random.Random(f"piquet:{seed}:deal:{index}")
 
 
 def new_seed() -> int:
@@ -84,6 +75,13 @@ def play_action(player: Player, observation: Callable[[], Observation], deal: De
         return action
 
 
+def choice_of(player: Player, state: PartieState) -> ChooseDeal | DealBy:
+    """What a player answers to the choice the state asks of him: whether he deals (Law 4), or how (Law 9)."""
+    if state.stage is Stage.CHOICE:
+        return ChooseDeal(player.choose_deal(True))
+    return DealBy(player.deal_by())
+
+
 class PartieRunner:
     """Plays a partie between ``players["A"]`` and ``players["B"]``; resumes one given ``partie``."""
 
@@ -92,36 +90,45 @@ class PartieRunner:
         self.players = dict(players)
         self.seed = seed
         self.rules = rules if partie is None else partie.rules
-        self.partie = partie
+        self.state = (PartieState(self.rules, SeedChance(seed)) if partie is None
+                      else PartieState.resume(partie, SeedChance(seed)))
         self.listener = listener or GameListener()
+
+    @property
+    def partie(self) -> Partie | None:
+        """The partie, once the dealer and his mode are known."""
+        return self.state.partie
 
     def begin(self) -> Partie:
         """The cut, the choice of deal and the mode of dealing (Laws 4, 9): the players are asked only
         what the rules leave to them (at Piquet au cent nothing: the lower cut deals, by twos, p. 16)."""
-        rules = self.rules
-        a, b, winner = cut_for_deal(cut_rng(self.seed))
-        self.listener.cut(a, b, winner)
-        deals = self.players[winner].choose_deal(True) if rules.higher_cut_chooses else True
-        dealer = first_dealer_after_cut(rules, winner, deals)
-        modes = rules.deal_modes
-        by = self.players[dealer].deal_by() if len(modes) > 1 else modes[0]
-        self.partie = Partie(self.rules, first_dealer=dealer, deal_by=by)
-        self.listener.dealer_chosen(self.partie)
-        return self.partie
+        state = self.state
+        while state.partie is None:
+            if state.to_act == CHANCE:
+                state.run_chance()
+                cut = state.cut
+                assert cut is not None
+                self.listener.cut(*cut)
+                continue
+            seat = state.to_act
+            assert seat is not None
+            state.apply(choice_of(self.players[seat], state))
+        self.listener.dealer_chosen(state.partie)
+        return state.partie
 
     def run(self) -> Partie:
         """Play to the end of the partie (or until a player raises, as a person quitting does)."""
-        partie = self.partie or self.begin()
+        state = self.state
+        partie = state.partie or self.begin()
         listener = self.listener
         if partie.current is not None:
             listener.deal_started(partie)
-        while True:
-            deal = partie.current
-            if deal is None:
-                if partie.is_finished:
-                    break
-                deal = partie.deal_shuffled(deal_rng(self.seed, len(partie.deals)))
+        while not state.is_over:
+            if state.to_act == CHANCE:
+                state.run_chance()
                 listener.deal_started(partie)
+            deal = partie.current
+            assert deal is not None
             index = len(partie.deals) - 1
             while not deal.is_over:
                 seat = partie.seat(index, deal.to_move or 0)
@@ -141,4 +148,4 @@ def play_deal(deal: Deal, elder: Player, younger: Player) -> Deal:
     return deal
 
 
-__all__ = ["GameListener", "PartieRunner", "cut_rng", "deal_rng", "new_seed", "play_deal"]
+__all__ = ["GameListener", "PartieRunner", "choice_of", "cut_rng", "deal_rng", "new_seed", "play_deal"]

@@ -8,11 +8,13 @@ and advises B."  The rotation after each partie is ``Places.after`` (p. 106,
 cards throughout, and plays double stakes"; the totals of each partie go on a
 chouette card (p. 102, ``stakes.ChouetteSession``).
 
-Each partie is an ordinary two-handed partie (``piquet.core.partie``): the single
-player sits at seat ``A``, the other two at seat ``B``, where the one who plays
-acts and the one who advises may suggest.  Both of them see the observation of
-seat ``B`` (the hand they consult on), never the single player's cards; a
-suggestion is shown to the pair only, for it names their cards.
+Each partie is an ordinary two-handed partie, driven by the partie's state machine
+(``piquet.core.state.PartieState``) from the choice of deal on: the single player, who "has choice
+of deal and cards throughout", chooses whether to deal; the deal is by twos (our choice, as it
+always was here); chance deals each hand from the seed.  The single player sits at seat ``A``, the
+other two at seat ``B``, where the one who plays acts and the one who advises may suggest.  Both
+of them see the observation of seat ``B`` (the hand they consult on), never the single player's
+cards; a suggestion is shown to the pair only, for it names their cards.
 
 ``ChouetteMatch`` is the state: whose turn, the suggestion standing, what each
 may see, the card; it is what a server drives.  ``ChouetteRunner`` plays it
@@ -46,6 +48,7 @@ from piquet.core.events import ELDER, YOUNGER
 from piquet.core.observation import Observation
 from piquet.core.partie import Partie
 from piquet.core.rules import RUBICON, Rules, rules_named
+from piquet.core.state import CHANCE, ChooseDeal, Cut, DealBy, PartieState, Shuffle, Stage, shuffle_of
 from piquet.players.base import Correctable, Player
 from piquet.records.record import PartieRecord, RecordError, record_of, replay
 from piquet.stakes.settlement import ChouettePartie, ChouetteSession, chouette_seats_after
@@ -53,6 +56,8 @@ from piquet.stakes.settlement import ChouettePartie, ChouetteSession, chouette_s
 FORMAT = "piquet-chouette/1"
 #: The single player sits at seat A of each partie, the two in consultation at seat B.
 SINGLE_SEAT, PAIR_SEAT = "A", "B"
+#: At chouette the deal is by twos (our choice: the single player's choice of cards, p. 106, is not asked).
+CHOUETTE_DEAL_BY = 2
 
 
 class ChouetteError(ValueError):
@@ -104,13 +109,34 @@ class Suggestion:
     action: Action
 
 
+class ChouetteChance:
+    """The cards of partie ``number`` (from 0) of a chouette: deal ``i`` shuffled by ``deal_rng(seed, number,
+    i)``; the cut is the chouette's, of three (``cut_for_chouette``), not the partie's."""
+
+    def __init__(self, seed: int, number: int) -> None:
+        self.seed = seed
+        self.number = number
+
+    def cut(self, attempt: int) -> Cut:
+        raise ChouetteError("the three cut once for the chouette (p. 106): its parties have no cut of their own")
+
+    def shuffle(self, index: int) -> Shuffle:
+        return shuffle_of(deal_rng(self.seed, self.number, index))
+
+
 @dataclass
 class ChouetteGame:
-    """One partie of the chouette: its places, the partie, and the suggestions made in it."""
+    """One partie of the chouette: its places, its state (from the single player's choice of deal on), and
+    the suggestions made in it."""
 
     places: Places
-    partie: Partie | None = None  # None until the single player has chosen whether to deal
+    state: PartieState | None = None
     suggestions: list[Suggestion] = field(default_factory=list)
+
+    @property
+    def partie(self) -> Partie | None:
+        """The partie, once the single player has chosen whether to deal (None before)."""
+        return None if self.state is None else self.state.partie
 
     def result(self) -> ChouettePartie | None:
         """The partie's line on the chouette card (p. 102), once it is finished."""
@@ -130,13 +156,17 @@ class ChouetteMatch:
         names = tuple(players)
         if len(names) != 3 or len(set(names)) != 3 or not all(n.strip() for n in names):
             raise ChouetteError(f"a chouette is of three players with different names, found {list(names)}")
-        if rules.goal is not None:
+        if rules.partie_of_games:
             raise ChouetteError(f"a chouette is of parties of Rubicon Piquet (p. 106), not of {rules.title}")
         self.players: tuple[str, str, str] = (names[0], names[1], names[2])
         self.seed = seed
         self.rules = rules
         self.cut, self.cut_places = cut_for_chouette(self.players, random.Random(f"piquet:{seed}:chouette:cut"))
-        self.games: list[ChouetteGame] = [ChouetteGame(self.cut_places)]
+        self.games: list[ChouetteGame] = [self._game(self.cut_places, 0)]
+
+    def _game(self, places: Places, number: int) -> ChouetteGame:
+        """Partie ``number`` (from 0), the choice of deal the single player's (p. 106)."""
+        return ChouetteGame(places, PartieState.after_cut(self.rules, ChouetteChance(self.seed, number), SINGLE_SEAT))
 
     # ------------------------------------------------------------ where things stand
 
@@ -197,21 +227,17 @@ class ChouetteMatch:
 
     def choose_deal(self, name: str, deals: bool) -> Partie:
         """The single player's choice of deal (p. 106: he has it throughout); the partie begins, by twos."""
-        if self.game.partie is not None:
+        state = self.game.state
+        if self.game.partie is not None or state is None or state.stage is not Stage.CHOICE:
             raise ChouetteError("the deal is chosen: the partie has begun")
         if name != self.places.single:
             raise ChouetteError(f"{self.places.single}, who plays alone, chooses whether to deal (p. 106)")
-        dealer = SINGLE_SEAT if deals else PAIR_SEAT
-        partie = Partie(self.rules, first_dealer=dealer, deal_by=2)
-        self.game.partie = partie
-        self._deal_next()
-        return partie
-
-    def _deal_next(self) -> None:
-        p = self.game.partie
-        assert p is not None
-        if p.current is None and not p.is_finished:
-            p.deal_shuffled(deal_rng(self.seed, len(self.games) - 1, len(p.deals)))
+        state.apply(ChooseDeal(deals))
+        if state.partie is None:  # the dealer's choice of mode (Law 9): by twos at chouette
+            state.apply(DealBy(CHOUETTE_DEAL_BY))
+        state.run_chance()
+        assert state.partie is not None
+        return state.partie
 
     def apply(self, name: str, action: Action) -> None:
         """``name`` acts; ``ChouetteError`` if it is not his to act, ``IllegalAction`` if the laws forbid it.
@@ -226,11 +252,11 @@ class ChouetteMatch:
             if self.places.role(name) == "advising" and actor == self.places.playing:
                 raise ChouetteError(f"{name} advises {actor}: he may suggest, and {actor} plays (p. 106)")
             raise ChouetteError(f"it is for {actor} to act, not {name}")
-        deal = p.current
-        assert deal is not None
-        deal.apply(action)
-        if deal.is_over:
-            self._deal_next()
+        state = self.game.state
+        assert state is not None
+        state.apply(action)
+        if state.to_act == CHANCE:
+            state.run_chance()
 
     def suggest(self, name: str, action: Action) -> Suggestion:
         """The adviser suggests an action for his side: legal now, shown to the pair only."""
@@ -251,7 +277,7 @@ class ChouetteMatch:
         if result is None:
             raise ChouetteError("the partie in play is not finished")
         places = self.places.after(result.single_won)
-        self.games.append(ChouetteGame(places))
+        self.games.append(self._game(places, len(self.games)))
         return places
 
     # ------------------------------------------------------------ the card and the record
@@ -288,7 +314,7 @@ class ChouetteMatch:
             match.games = []
             places = match.cut_places
             for n, g in enumerate(doc["parties"], 1):
-                match.games.append(_game_from_json(g, n, places, match.rules))
+                match.games.append(_game_from_json(g, n, places, match))
                 _check_cards(match.games[-1], match.seed, n)
                 result = match.games[-1].result()
                 if result is not None:
@@ -296,7 +322,7 @@ class ChouetteMatch:
                 elif n < len(doc["parties"]):
                     raise ChouetteError(f"partie {n} is not finished, yet another follows it")
             if not match.games:
-                match.games = [ChouetteGame(match.cut_places)]
+                match.games = [match._game(match.cut_places, 0)]
         except (KeyError, TypeError) as e:
             raise ChouetteError(f"not shaped like a chouette: {e}") from None
         except (RecordError, CardError, IllegalAction) as e:
@@ -333,12 +359,13 @@ def _game_json(g: ChouetteGame) -> dict[str, Any]:
     return out
 
 
-def _game_from_json(g: dict[str, Any], n: int, places: Places, rules: Rules) -> ChouetteGame:
+def _game_from_json(g: dict[str, Any], n: int, places: Places, match: ChouetteMatch) -> ChouetteGame:
     stated = Places(str(g["single"]), str(g["playing"]), str(g["advising"]))
     if stated != places:
         raise ChouetteError(f"partie {n}: the places are not those of the rotation (p. 106): by it "
                             f"{places.single} plays alone, {places.playing} plays and {places.advising} advises")
-    game = ChouetteGame(places)
+    rules = match.rules
+    game = match._game(places, n - 1)
     if "record" in g:
         record = PartieRecord.from_json(json.dumps(g["record"]))
         if record.rules_in_force != rules:
@@ -346,7 +373,7 @@ def _game_from_json(g: dict[str, Any], n: int, places: Places, rules: Rules) -> 
         partie = replay(record)
         if partie.first_dealer != g.get("first_dealer", partie.first_dealer):
             raise ChouetteError(f"partie {n}: the first dealer does not match its record")
-        game.partie = partie
+        game.state = PartieState.resume(partie, ChouetteChance(match.seed, n - 1))
     for s in g.get("suggestions", []):
         game.suggestions.append(Suggestion(str(s["by"]), int(s["deal"]), int(s["step"]),
                                            parse_action(str(s["action"]))))
@@ -503,5 +530,6 @@ class ChouetteRunner:
 
 __all__ = [
     "FORMAT", "Advised", "Adviser", "ChouetteError", "ChouetteGame", "ChouetteListener", "ChouetteMatch",
-    "ChouetteRunner", "PAIR_SEAT", "Places", "SINGLE_SEAT", "Suggestion", "cut_for_chouette", "deal_rng",
+    "CHOUETTE_DEAL_BY", "ChouetteChance", "ChouetteRunner", "PAIR_SEAT", "Places", "SINGLE_SEAT", "Suggestion",
+    "cut_for_chouette", "deal_rng",
 ]

@@ -134,7 +134,7 @@ class TwoSeats:
         if row is None:
             return None
         try:
-            table = Table.from_record(row.id, _seats_of(row), row.record, row.opponent)
+            table = Table.from_record(row.id, _seats_of(row), row.record, row.opponent, row.version)
         except (RecordError, ValueError) as e:
             log.error("table %s cannot be rebuilt from its record: %s", room_id, e)
             return None

@@ -32,11 +32,12 @@ from piquet.core.observation import Observation
 from piquet.core.rules import Rules
 from piquet.players.base import Player
 from piquet.players.levels import make_player
-from piquet.stakes.chouette import ChouetteError, ChouetteMatch, Places, Suggestion
+from piquet.stakes.chouette import CHOUETTE_DEAL_BY, ChouetteError, ChouetteMatch, Places, Suggestion
 from piquet.stakes.settlement import ChouettePartie, ChouetteSession, scoring_card_html, to_json
 
 from .protocol import (
     ChooseDeal,
+    DealBy,
     ProtocolError,
     WireAction,
     cut_view,
@@ -363,6 +364,8 @@ class ChouetteTable:
             raise TableError("turn", f"{single}, who plays alone, chooses whether to deal (p. 106)")
         if not isinstance(action, ChooseDeal):
             raise TableError("illegal", f"first {single}, who plays alone, chooses whether to deal (p. 106)")
+        if action.by not in (None, CHOUETTE_DEAL_BY):
+            raise TableError("illegal", "at chouette the deal is by twos: choose whether to deal, not how")
         self.match.choose_deal(name, action.deal)
 
     def _action(self, name: str, action: WireAction) -> None:
@@ -372,7 +375,7 @@ class ChouetteTable:
             return
         if m.partie_over():
             raise TableError("illegal", "the partie is over: the next partie is begun, or the players rise")
-        if isinstance(action, ChooseDeal):
+        if isinstance(action, ChooseDeal | DealBy):
             raise TableError("illegal", "the deal is chosen: there is no choice of deal to make now (p. 106)")
         actor = m.to_act()
         if name != actor:
@@ -399,7 +402,7 @@ class ChouetteTable:
             raise TableError("turn", f"{places.playing} is not to play: there is nothing to advise on")
         if self.forced():
             raise TableError("illegal", f"{places.playing} has one choice only: there is nothing to advise on")
-        if isinstance(action, ChooseDeal):
+        if isinstance(action, ChooseDeal | DealBy):
             raise TableError("illegal", f"{places.single}, who plays alone, chooses whether to deal (p. 106)")
         self._verify(name, action)
         m.suggest(name, action)
@@ -480,7 +483,7 @@ class ChouetteTable:
         """Apply a computer seat's choice (``TableError`` if refused)."""
         if job.kind == "deal":
             self._deal_choice(job.seat, action)
-        elif isinstance(action, ChooseDeal):
+        elif isinstance(action, ChooseDeal | DealBy):
             raise TableError("illegal", "the deal is chosen")
         elif job.kind == "suggest":
             self._verify(job.seat, action)

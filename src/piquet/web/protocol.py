@@ -7,16 +7,19 @@ options.  Nothing here reads the adversary's hand, his discard or the stock.
 
 Decisions taken where the spec leaves things open
 -------------------------------------------------
-* **The cut and the deal.**  As ``PartieRunner.begin``: ``cut_for_deal(cut_rng(seed))``.  A
-  person who wins the cut has the choice of deal (Law 4): the table begins in phase ``"cut"``,
-  where his only options are ``{"kind": "deal", "deal": true}`` and ``{..., "deal": false}``
-  (the other seat has none), and that choice is version 1.  A computer who wins the cut deals
-  ("the player who cuts the higher card should elect to deal", p. 108), with no version of its
-  own.  Always by twos (Law 9's choice of threes is not offered here).  The first deal is dealt
-  once the dealer is known, and each next deal as soon as the last one ends (from
-  ``deal_rng(seed, index)``).  ``{"kind": "deal", ...}`` at any other time is ``illegal``.
-  The VIEW's ``"cut"`` tells who cut what; in phase ``"cut"`` the VIEW has no cards and no
-  roles (``"role"``, ``"roles"``, ``"partie"["dealer"]`` are ``null``).  At Piquet au cent
+* **The cut and the deal.**  The partie's state machine (``piquet.core.state.PartieState``), as
+  ``PartieRunner``: the cut from ``cut_rng(seed)``.  A person who wins the cut has the choice of
+  deal (Law 4) and, dealing, of dealing by twos or threes (Law 9): the table begins in phase
+  ``"cut"`` (``"choice": "deal"``), where his only options are ``{"kind": "deal", "deal": true,
+  "by": 2}``, ``{..., "by": 3}`` and ``{"kind": "deal", "deal": false}`` (the other seat has none;
+  a ``deal`` without ``"by"`` deals by twos), and that choice is version 1.  Letting a person
+  deal, that person chooses next (``"choice": "deal_by"``, options ``{"kind": "deal_by", "by":
+  2}`` and ``{..., "by": 3}``), the next version.  A computer chooses as at the terminal (its
+  level's ``choose_deal``, ``deal_by``), with no version of its own.  The first deal is dealt
+  once the dealer and his mode are known, and each next deal as soon as the last one ends (from
+  ``deal_rng(seed, index)``).  ``deal`` or ``deal_by`` at any other time is ``illegal``.  The
+  VIEW's ``"cut"`` tells who cut what; in phase ``"cut"`` the VIEW has no cards and no roles
+  (``"role"``, ``"roles"`` are ``null``; ``"partie"["dealer"]`` is too until the dealer is known).  At Piquet au cent
   there is no choice: the lower cut deals (p. 16), and the first deal is dealt at once.
 * **Between deals** there is no pause and no "next deal" message: when the twelfth trick ends
   a deal and the partie goes on, the next deal is dealt at once.  The finished deal's public
@@ -105,6 +108,7 @@ from piquet.core.events import ELDER, PLAY, ROLES, SCORE_KINDS, YOUNGER, Event
 from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.rules import Game, Rules
+from piquet.core.state import DealBy
 from piquet.talk.words import settlement_words
 
 SEATS = ("A", "B")
@@ -118,12 +122,16 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class ChooseDeal:
-    """``{"kind": "deal", "deal": bool}``: the winner of the cut deals or not (Law 4)."""
+    """``{"kind": "deal", "deal": bool, "by": 2|3}``: the winner of the cut deals or not (Law 4); dealing, he
+    says how, by twos or threes (Law 9; by twos when ``"by"`` is absent)."""
 
     deal: bool
+    by: int | None = None
 
 
-WireAction = Action | ChooseDeal
+#: ``{"kind": "deal_by", "by": 2|3}``: the first dealer, whom the winner of the cut made dealer, says how he
+#: deals (Law 9): ``piquet.core.state.DealBy``.
+WireAction = Action | ChooseDeal | DealBy
 
 
 # ---------------------------------------------------------------- ACTION
@@ -148,7 +156,9 @@ def encode_action(action: WireAction) -> dict[str, Any]:
     if isinstance(action, Play):
         return {"kind": "play", "card": card_name(action.card)}
     if isinstance(action, ChooseDeal):
-        return {"kind": "deal", "deal": action.deal}
+        return {"kind": "deal", "deal": action.deal, **({} if action.by is None else {"by": action.by})}
+    if isinstance(action, DealBy):
+        return {"kind": "deal_by", "by": action.by}
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -212,8 +222,18 @@ def decode_action(obj: object) -> WireAction:
     if kind == "play":
         return PLAYS[_card(_field(obj, "card", kind), "play")]
     if kind == "deal":
-        return ChooseDeal(_flag(_field(obj, "deal", kind), "deal"))
-    raise ProtocolError(f"unknown action kind {kind!r}; known: discard, look, point, sequences, sets, play, deal")
+        deal = _flag(_field(obj, "deal", kind), "deal")
+        return ChooseDeal(deal, None if obj.get("by") is None else _by(obj["by"]))
+    if kind == "deal_by":
+        return DealBy(_by(_field(obj, "by", kind)))
+    raise ProtocolError(f"unknown action kind {kind!r}; known: discard, look, point, sequences, sets, play, deal, "
+                        "deal_by")
+
+
+def _by(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError("by: the number of cards dealt at a time, 2 or 3")
+    return value
 
 
 @dataclass(frozen=True)
@@ -548,12 +568,14 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
 
 def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
              players: Mapping[str, str] | None = None, status: str = "playing", opponent: str = "computer",
-             levels: Mapping[str, str] | None = None, chooser: bool | None = None) -> dict[str, Any]:
-    """The VIEW before the first deal, while the winner of the cut chooses whether to deal (Law 4).
+             levels: Mapping[str, str] | None = None, chooser: bool | None = None,
+             options: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The VIEW before the first deal, while the winner of the cut chooses whether to deal (Law 4), or the
+    dealer how he deals (Law 9).
 
     The same keys as ``view``'s, with no cards yet: only the cut is known.  ``chooser``: whether this
-    seat chooses (by default, whether it won ``cut``); with no ``cut`` (chouette, whose cut is of
-    three, p. 106) the VIEW's ``"cut"`` is null.
+    seat chooses (by default, whether it won ``cut``); ``options``: his (by default, deal or not); with no
+    ``cut`` (chouette, whose cut is of three, p. 106) the VIEW's ``"cut"`` is null.
     """
     if seat not in SEATS:
         raise ValueError(f"a seat is A or B, not {seat!r}")
@@ -572,13 +594,22 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
                    "game_number": 1 if rules.partie_of_games else 0},
         "seat": seat, "players": dict(players) if players is not None else {"A": "A", "B": "B"},
         "status": status, "my_turn": chooser,
-        "options": [{"kind": "deal", "deal": True}, {"kind": "deal", "deal": False}] if chooser else [],
+        "options": ([] if not chooser else options if options is not None
+                    else [{"kind": "deal", "deal": True}, {"kind": "deal", "deal": False}]),
         "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
         "title": rules.title, "agreements": list(rules.agreements), "game": _game_json(rules, (), 1, zero),
         "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,
         "levels": dict(levels or {}),
         "cut": None if cut is None else cut_json(rules, cut),
     }
+
+
+def choice_options(rules: Rules, which: str) -> list[dict[str, Any]]:
+    """The options of the choice before the first deal: ``which`` is ``"deal"`` (the winner of the cut deals,
+    by twos or by threes, or lets the other deal: Laws 4, 9) or ``"deal_by"`` (the dealer's mode, Law 9)."""
+    if which == "deal_by":
+        return [{"kind": "deal_by", "by": by} for by in rules.deal_modes]
+    return [*({"kind": "deal", "deal": True, "by": by} for by in rules.deal_modes), {"kind": "deal", "deal": False}]
 
 
 def cut_json(rules: Rules, cut: tuple[Card, Card, str]) -> dict[str, Any]:
@@ -598,7 +629,8 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 
 
 __all__ = [
-    "ChooseDeal", "ClientMessage", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction", "decode_action",
+    "ChooseDeal", "ClientMessage", "DealBy", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction",
+    "choice_options", "decode_action",
     "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick",
     "message_action", "message_version", "options", "state_message", "view",
 ]

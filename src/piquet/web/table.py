@@ -1,13 +1,16 @@
 """A table: two seats, each a person or the computer, and the partie they play.
 
-A ``Table`` holds no socket and no database: it checks and applies a seat's action (its turn,
-the version it answers, the laws), deals the next deal when one ends, chooses the computer's
-actions from the computer's observation only, writes its record and is rebuilt from it.  The
-app (``piquet.web.app``) stores and broadcasts; the tests drive tables directly too.
+A ``Table`` holds no socket and no database: it drives the partie's state machine
+(``piquet.core.state.PartieState``): it checks and applies a seat's action (its turn, the version
+it answers, the laws), lets chance cut and deal, has a computer seat make the choices of deal and
+of dealing by twos or threes as the terminal's computer does and choose its actions from its
+observation only, writes its record and is rebuilt from it.  The app (``piquet.web.app``) stores
+and broadcasts; the tests drive tables directly too.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import hmac
@@ -22,14 +25,16 @@ from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareS
 from piquet.core.cards import Card, Mask
 from piquet.core.deal import Deal, IllegalAction
 from piquet.core.observation import Observation
-from piquet.core.partie import Partie, cut_for_deal, first_dealer_after_cut, other_seat
+from piquet.core.partie import Partie, cut_for_deal
 from piquet.core.rules import Rules
+from piquet.core.state import CHANCE, DealBy, PartieAction, PartieState, SeedChance, Stage, cut_rng
+from piquet.core.state import ChooseDeal as ChooseDealAction
 from piquet.players.base import Player
 from piquet.players.levels import make_player
-from piquet.players.runner import cut_rng, deal_rng
+from piquet.players.runner import choice_of
 from piquet.records.record import PartieRecord, record_of, replay
 
-from .protocol import ChooseDeal, WireAction, cut_view, state_message, view
+from .protocol import ChooseDeal, WireAction, choice_options, cut_view, state_message, view
 
 log = logging.getLogger("piquet.web")
 
@@ -150,68 +155,96 @@ class Table:
     id: str
     seats: dict[str, Seat]
     seed: int
-    partie: Partie
+    state: PartieState
     opponent: str = "computer"
     version: int = 0
     _players: dict[str, Player] = field(default_factory=dict, repr=False)
     _cut: tuple[Card, Card, str] | None = field(default=None, repr=False)
-    #: Whether the first dealer is known: the winner of the cut has chosen, or he is the computer and deals.
-    dealer_chosen: bool = True
+    _blank: Partie | None = field(default=None, repr=False)
+    #: The computer players who make the choices before the deal, of their seat's seed (``_computer_choice``).
+    _choosers: dict[str, Player] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------ making
 
     @classmethod
     def new(cls, table_id: str, seats: dict[str, Seat], seed: int, rules: Rules, opponent: str = "computer") -> Table:
-        """The cut (Law 4): a person who wins it chooses whether to deal; a computer deals, by twos.
+        """The cut (Law 4): a person who wins it chooses whether to deal, and how if he deals; a person the
+        other makes dealer chooses by twos or threes (Law 9); a computer chooses as at the terminal.
 
-        At Piquet au cent nobody chooses: the lower cut deals (p. 16).
+        At Piquet au cent nobody chooses: the lower cut deals, by twos (p. 16).
         """
-        _, _, winner = cut_for_deal(cut_rng(seed))
-        dealer = first_dealer_after_cut(rules, winner)
-        table = cls(table_id, seats, seed, Partie(rules, first_dealer=dealer, deal_by=2), opponent, 0)
-        table.dealer_chosen = not table.offers_choice
-        table._deal_if_needed()
+        table = cls(table_id, seats, seed, PartieState(rules, SeedChance(seed)), opponent, 0)
+        table._advance()
         return table
 
     @classmethod
-    def from_record(cls, table_id: str, seats: dict[str, Seat], record_json: str, opponent: str) -> Table:
-        """Rebuild a table by replaying its record through the engine."""
+    def from_record(cls, table_id: str, seats: dict[str, Seat], record_json: str, opponent: str,
+                    version: int | None = None) -> Table:
+        """Rebuild a table by replaying its record through the engine.
+
+        Before the first deal the record holds no choice: ``version`` (the stored one) says whether the
+        winner of the cut, a person, has let the other, a person, deal (version 1: the other is choosing how
+        he deals, Law 9) or has still to choose (0, or None)."""
         record = PartieRecord.from_json(record_json)
         if record.seed is None:
             raise ValueError("a table's record carries its seed")
         partie = replay(record)
-        table = cls(table_id, seats, record.seed, partie, opponent, 0)
-        table.dealer_chosen = bool(partie.deals) or not table.offers_choice
-        if not partie.deals and table.dealer_chosen:  # nothing dealt yet: the dealer follows from the cut
-            table.partie = Partie(partie.rules, first_dealer_after_cut(partie.rules, table.cut[2]), deal_by=2)
-        table._deal_if_needed()
-        table.version = actions_played(partie) + (table.choice_version if partie.deals else 0)
+        chance = SeedChance(record.seed)
+        if partie.deals:
+            table = cls(table_id, seats, record.seed, PartieState.resume(partie, chance), opponent, 0)
+            table.version = actions_played(partie) + table.choices_made()
+            table._advance()
+            return table
+        table = cls(table_id, seats, record.seed, PartieState(partie.rules, chance), opponent, 0)
+        table._advance()
+        if version and table.state.stage is Stage.CHOICE:  # the winner let the other deal
+            table._apply_choice([ChooseDealAction(False)])
+            table.version = 1
         return table
 
     # ------------------------------------------------------------ reading
 
     @property
+    def partie(self) -> Partie:
+        """The partie; before the dealer and his mode are known, an empty one (nothing dealt)."""
+        if self.state.partie is not None:
+            return self.state.partie
+        if self._blank is None:
+            self._blank = Partie(self.state.rules)
+        return self._blank
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
     def cut(self) -> tuple[Card, Card, str]:
         """The cards cut by A and B, and who won the cut (Law 4): from the seed, as ``PartieRunner.begin``."""
         if self._cut is None:
-            self._cut = cut_for_deal(cut_rng(self.seed))
+            self._cut = self.state.cut or cut_for_deal(cut_rng(self.seed))
         return self._cut
 
-    @property
-    def offers_choice(self) -> bool:
-        """Whether the winner of the cut chooses whether to deal: a person, under rules that give him the
-        choice (Law 4); a computer deals, and at Piquet au cent the lower cut deals (p. 16)."""
-        return self.partie.rules.higher_cut_chooses and not self.seats[self.cut[2]].is_computer
+    def is_person(self, seat: str) -> bool:
+        return not self.seats[seat].is_computer
 
-    @property
-    def choice_version(self) -> int:
-        """1 if the winner of the cut chooses whether to deal, his choice being an action of the table; else 0."""
-        return 1 if self.offers_choice else 0
+    def choices_made(self) -> int:
+        """The versions the choices before the first deal took, once it is dealt: the choice of a person who
+        won the cut (Law 4; dealing, he says how, Law 9), and that of a person the other made dealer."""
+        rules, partie = self.rules, self.state.partie
+        if partie is None:
+            return 0
+        winner = self.cut[2]
+        chose = rules.higher_cut_chooses and self.is_person(winner)
+        dealer = partie.first_dealer
+        told_by = len(rules.deal_modes) > 1 and self.is_person(dealer) and not (chose and dealer == winner)
+        return int(chose) + int(told_by)
 
     @property
     def choosing(self) -> str | None:
-        """The seat that won the cut while he has still to choose whether to deal (Law 4), else None."""
-        return None if self.dealer_chosen else self.cut[2]
+        """The seat making a choice before the first deal: the winner of the cut whether to deal (Law 4), or
+        the dealer how he deals (Law 9); else None."""
+        stage = self.state.stage
+        return self.state.to_act if stage in (Stage.CHOICE, Stage.DEAL_BY) else None
 
     @property
     def names(self) -> dict[str, str]:
@@ -223,7 +256,7 @@ class Table:
 
     @property
     def finished(self) -> bool:
-        return self.partie.is_finished
+        return self.state.is_over
 
     @property
     def status(self) -> str:
@@ -235,12 +268,8 @@ class Table:
 
     def to_move(self) -> str | None:
         """The seat to act, or None when the partie is finished."""
-        if self.choosing is not None:
-            return self.choosing
-        deal = self.partie.current
-        if deal is None or deal.to_move is None:
-            return None
-        return self.partie.seat(len(self.partie.deals) - 1, deal.to_move)
+        seat = self.state.to_act
+        return None if seat == CHANCE else seat
 
     def computer_to_move(self) -> str | None:
         seat = self.to_move()
@@ -253,9 +282,15 @@ class Table:
         return None
 
     def view(self, seat: str) -> dict[str, Any]:
-        if self.choosing is not None:
-            return cut_view(self.partie.rules, seat, self.cut, players=self.names, status=self.status,
-                            opponent=self.opponent, levels=self.levels)
+        choosing = self.choosing
+        if choosing is not None:
+            which = "deal" if self.state.stage is Stage.CHOICE else "deal_by"
+            v = cut_view(self.rules, seat, self.cut, players=self.names, status=self.status,
+                         opponent=self.opponent, levels=self.levels, chooser=choosing == seat,
+                         options=choice_options(self.rules, which) if choosing == seat else [])
+            v["choice"] = which
+            v["partie"]["dealer"] = self.state.dealer
+            return v
         return view(self.partie, seat, players=self.names, status=self.status, cut=self.cut,
                     opponent=self.opponent, levels=self.levels)
 
@@ -271,6 +306,30 @@ class Table:
 
     # ------------------------------------------------------------ acting
 
+    def _choice_actions(self, action: WireAction) -> list[PartieAction] | None:
+        """The state's actions a choice sent by the page stands for (None: not a choice): dealing, the winner of
+        the cut says how (by twos when he does not say, Law 9)."""
+        if isinstance(action, ChooseDeal):
+            out: list[PartieAction] = [ChooseDealAction(action.deal)]
+            if action.deal and len(self.rules.deal_modes) > 1 and self.state.stage is Stage.CHOICE:
+                out.append(DealBy(action.by or 2))
+            elif action.by is not None and not action.deal:
+                raise TableError("illegal", "the one who deals chooses how he deals (Law 9): letting the other "
+                                            "deal, you do not say how")
+            return out
+        if isinstance(action, DealBy):
+            return [action]
+        return None
+
+    def _verify_choice(self, actions: list[PartieAction]) -> None:
+        scratch = copy.copy(self.state)  # before the deal: no deal to copy
+        for a in actions:
+            try:
+                scratch.verify(a)
+            except IllegalAction as e:
+                raise TableError("illegal", str(e)) from None
+            scratch.apply(a)
+
     def check(self, seat: str, version: int | None, action: WireAction) -> WireAction:
         """Raise ``TableError`` unless ``seat`` may take ``action`` now; the table is not changed."""
         if version is not None and version != self.version:
@@ -280,44 +339,67 @@ class Table:
             raise TableError("illegal", "the partie is over")
         if self.to_move() != seat:
             raise TableError("turn", "it is not your turn")
-        if self.choosing is not None:
-            if not isinstance(action, ChooseDeal):
-                raise TableError("illegal", "first the winner of the cut chooses whether to deal (Law 4)")
+        choice = self._choice_actions(action)
+        if choice is not None:
+            self._verify_choice(choice)
             return action
-        if isinstance(action, ChooseDeal):
-            if not self.partie.rules.higher_cut_chooses:
-                raise TableError("illegal", f"there is no choice of deal at {self.partie.rules.title}: "
-                                            "the lower cut deals (p. 16)")
-            raise TableError("illegal", "the dealer is chosen: there is no choice of deal to make now (Law 4)")
+        if self.choosing is not None:
+            if self.state.stage is Stage.CHOICE:
+                raise TableError("illegal", "first the winner of the cut chooses whether to deal (Law 4)")
+            raise TableError("illegal", "first the dealer chooses to deal by twos or by threes (Law 9)")
         deal = self.partie.current
-        assert deal is not None
+        assert deal is not None and not isinstance(action, ChooseDeal | DealBy)
         verify_action(deal, self.partie.role(len(self.partie.deals) - 1, seat), action)
         return action
 
     def apply(self, seat: str, action: WireAction, version: int | None = None) -> None:
         """Check and apply ``seat``'s action; deal the next deal if this one is over."""
         checked = self.check(seat, version, action)
-        if isinstance(checked, ChooseDeal):
-            dealer = seat if checked.deal else other_seat(seat)
-            self.partie = Partie(self.partie.rules, first_dealer=dealer, deal_by=2)
-            self.dealer_chosen = True
+        choice = self._choice_actions(checked)
+        if choice is not None:
+            self._apply_choice(choice)
             self.version += 1
-            self._deal_if_needed()
+            self._advance()
             return
-        deal = self.partie.current
-        assert deal is not None
+        assert not isinstance(checked, ChooseDeal | DealBy)
         try:
-            deal.apply(checked)
+            self.state.apply(checked)
         except IllegalAction as e:  # verify() passed, so this does not happen; nothing was changed
             raise TableError("illegal", str(e)) from None
         self.version += 1
-        self._deal_if_needed()
+        self._advance()
 
-    def _deal_if_needed(self) -> None:
-        """Deal the next deal when the last is over (not while the winner of the cut is choosing)."""
-        partie = self.partie
-        if partie.current is None and not partie.is_finished and self.choosing is None:
-            partie.deal_shuffled(deal_rng(self.seed, len(partie.deals)))
+    def _apply_choice(self, actions: list[PartieAction]) -> None:
+        for a in actions:
+            self.state.apply(a)
+
+    def _advance(self) -> None:
+        """Let chance cut and deal, and a computer make the choices before the first deal, until a seat is to
+        act or the partie is over.  A computer's choice has no version of its own."""
+        state = self.state
+        while True:
+            seat = state.to_act
+            if seat == CHANCE:
+                state.run_chance()
+            elif seat is not None and self.choosing == seat and self.seats[seat].is_computer:
+                state.apply(self._computer_choice(seat))
+            else:
+                return
+
+    def _computer_choice(self, seat: str) -> PartieAction:
+        """The computer's choice of deal or of dealing by twos or threes, as at the terminal: its level's, made
+        by a player of its own seed (so the same again when the table is rebuilt); by twos, dealing, if the
+        level fails."""
+        try:
+            if seat not in self._choosers:
+                self._choosers[seat] = make_player(self.seats[seat].level or "random", self._seed_of(seat))
+            action = choice_of(self._choosers[seat], self.state)
+            self.state.verify(action)
+        except Exception:
+            log.exception("table %s: the computer (%s) failed to choose before the deal", self.id,
+                          self.seats[seat].level)
+            action = ChooseDealAction(True) if self.state.stage is Stage.CHOICE else DealBy(2)
+        return action
 
     # ------------------------------------------------------------ the computer
 

@@ -265,11 +265,14 @@ function optionsOf(v) {
 /** What this seat may do now, sorted by kind. */
 function choices(v) {
   const opts = optionsOf(v);
-  const c = { discard: null, look: null, deal: null, play: null, declarations: [], category: null };
+  const c = { discard: null, look: null, deal: null, deals: [], dealBy: [], play: null, declarations: [], category: null };
   for (const o of opts) {
     if (o.kind === "discard" && !Array.isArray(o.cards)) c.discard = o;
     else if (o.kind === "look") c.look = o;
-    else if (o.kind === "deal") c.deal = o;
+    else if (o.kind === "deal") {
+      c.deal = o;
+      c.deals.push(o);
+    } else if (o.kind === "deal_by") c.dealBy.push(o);
     else if (o.kind === "play") {
       c.play = c.play || new Set();
       for (const card of o.cards || (o.card ? [o.card] : [])) c.play.add(card);
@@ -279,7 +282,7 @@ function choices(v) {
     }
   }
   if (!v || !v.my_turn) {
-    return { discard: null, look: null, deal: null, play: null, declarations: [], category: null };
+    return { discard: null, look: null, deal: null, deals: [], dealBy: [], play: null, declarations: [], category: null };
   }
   return c;
 }
@@ -811,12 +814,28 @@ function renderActions(v) {
     return;
   }
   if (c.deal) {
-    const words = (C && chouette.dealWords(v)) || { prompt: "You won the cut and have the choice (Law 4). Deal first?",
+    // The winner of the cut deals or not (Law 4); dealing, he says how, by twos or threes (Law 9): the options
+    // carry "by" then, one button each; at chouette (by twos) a single "Deal".
+    const words = (C && chouette.dealWords(v)) || {
+      prompt: "You won the cut and have the choice (Law 4). Deal first, by two or by three cards at a time (Law 9)?",
       no: "Let your adversary deal" };
     prompt.textContent = words.prompt;
-    box.append(h("div", { class: "buttons" },
-      button("Deal", "deal-yes", () => sendAction({ kind: "deal", deal: true }), { primary: true }),
+    const dealing = c.deals.filter((o) => o.deal);
+    const withBy = dealing.filter((o) => o.by);
+    const yes = withBy.length
+      ? withBy.map((o, i) => button(`Deal by ${o.by === 3 ? "threes" : "twos"}`, o.by === 2 ? "deal-yes" : `deal-yes-${o.by}`,
+        () => sendAction({ kind: "deal", deal: true, by: o.by }), { primary: i === 0 }))
+      : [button("Deal", "deal-yes", () => sendAction({ kind: "deal", deal: true }), { primary: true })];
+    box.append(h("div", { class: "buttons" }, ...yes,
       button(words.no, "deal-no", () => sendAction({ kind: "deal", deal: false }))));
+    return;
+  }
+  if (c.dealBy.length) {
+    // The adversary let you deal: you deal by two or by three cards at a time, for the whole partie (Law 9).
+    prompt.textContent = phaseWords(v, { other: otherName(v) });
+    box.append(h("div", { class: "buttons" }, ...c.dealBy.map((o, i) =>
+      button(`By ${o.by === 3 ? "threes" : "twos"}`, `deal-by-${o.by}`, () => sendAction({ kind: "deal_by", by: o.by }),
+        { primary: i === 0 }))));
     return;
   }
   if (c.discard) {

@@ -164,7 +164,10 @@ export function actionWords(action) {
       : "keep all the cards (discard none)";
   }
   if (action.kind === "look") return action.look ? "look at the cards left" : "not look at the cards left";
-  if (action.kind === "deal") return action.deal ? "deal" : "let the other side deal";
+  if (action.kind === "deal") {
+    return action.deal ? (action.by ? `deal by ${action.by === 3 ? "threes" : "twos"}` : "deal") : "let the other side deal";
+  }
+  if (action.kind === "deal_by") return `deal by ${action.by === 3 ? "threes" : "twos"}`;
   if (declarationCategory(action)) {
     return declarationItems(action).length ? `declare: ${declarationWords(action)}`
       : `declare nothing (${declarationWords(action).toLowerCase()})`;
@@ -210,6 +213,10 @@ export function phaseWords(view, names) {
   const opt = view.options;
   switch (phase) {
     case "cut":
+      if (view.choice === "deal_by") {
+        return mine ? `${other} lets you deal: deal by two or by three cards at a time, for the whole partie (Law 9).`
+          : `${other} deals, and is choosing whether to deal by twos or by threes (Law 9).`;
+      }
       return mine ? "You won the cut: you choose whether to deal first (Law 4)."
         : `${other} won the cut and is choosing whether to deal first (Law 4).`;
     case "elder_discard":
