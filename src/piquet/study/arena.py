@@ -39,11 +39,11 @@ from multiprocessing import get_context
 from typing import Any, TextIO, TypeVar
 
 from piquet.core.events import ELDER, SCORE_KINDS, YOUNGER
-from piquet.core.partie import Partie, cut_for_deal, first_dealer_after_cut
 from piquet.core.rules import RUBICON, Rules, rules_named
+from piquet.core.state import CHANCE, ChooseDeal, DealBy, PartieState, Stage
 from piquet.odds.chances import wilson
 from piquet.players.levels import level_named, make_player
-from piquet.players.runner import PartieRunner, cut_rng
+from piquet.players.runner import PartieRunner
 
 #: Seats: the first player of a pair sits at A in the pair's first partie and at B in its second.
 _SEATINGS = (("A", "B"), ("B", "A"))
@@ -116,8 +116,14 @@ def play_partie(levels: tuple[str, str], seed: int, pair: int, mirrored: bool, r
     pseed = pair_seed(seed, pair)
     seat_of = _SEATINGS[int(mirrored)]  # seat_of[player]
     players = {seat_of[i]: _Timed(make_player(levels[i], player_seed(seed, pair, i, mirrored))) for i in (0, 1)}
-    _, _, winner_seat = cut_for_deal(cut_rng(pseed))
-    partie = Partie(rules, first_dealer=first_dealer_after_cut(rules, winner_seat), deal_by=2)
+    # The cut from the pair's seed; its winner deals, by twos, in both parties of the pair (Laws 4, 9).
+    state = PartieState.from_seed(pseed, rules)
+    while state.partie is None:
+        if state.to_act == CHANCE:
+            state.run_chance()
+        else:
+            state.apply(ChooseDeal(True) if state.stage is Stage.CHOICE else DealBy(2))
+    partie = state.partie
     PartieRunner(players, pseed, rules, partie).run()
     comps = [[0] * len(SCORE_KINDS), [0] * len(SCORE_KINDS)]
     deal_results = []
