@@ -49,3 +49,13 @@ def test_the_api_page_runs_and_names_what_exists() -> None:
         mod = importlib.import_module(package)
         for name in mod.__all__:
             assert hasattr(mod, name), f"{package}.__all__ names {name}, which it does not have"
+
+
+def test_the_examples_of_the_docs_run() -> None:
+    """The ``>>>`` examples of the docs run as written (their module paths follow the packages)."""
+    import doctest
+
+    for page in ("docs/odds.md", "docs/stakes.md"):
+        result = doctest.testfile(str(ROOT / page), module_relative=False,
+                                  optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        assert result.attempted >= 3 and result.failed == 0, page
