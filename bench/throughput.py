@@ -48,7 +48,8 @@ def engine_deal(rng: random.Random) -> int:
 
 def bare_deal(rng: random.Random) -> int:
     r = rng.random
-    pack = sorted(range(32), key=lambda _: r())
+    keys = [r() for _ in range(32)]
+    pack = sorted(range(32), key=keys.__getitem__)
     hands = [pack[0:12], pack[12:24]]
     stock = pack[24:]
     k = rng.randint(1, 5)

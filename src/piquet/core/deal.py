@@ -35,6 +35,8 @@ from enum import IntEnum
 from functools import cache
 from itertools import accumulate, combinations, product
 from math import comb
+from operator import itemgetter
+from typing import cast
 
 from piquet.core.actions import (
     PLAYS,
@@ -166,12 +168,28 @@ _PHASES = tuple(Phase)
 _RECKON_POINT, _RECKON_SETS = int(YOUNGER_RECKON_POINT), int(YOUNGER_RECKON_SETS)
 _AFTER_CATEGORY = (ELDER_SEQUENCES, ELDER_SETS, PLAYING)
 _new_event = tuple.__new__
+#: Every ``Played`` event there can be, by role, trick (1-12) and card: the play takes its events from here.
+_PLAYED: tuple[tuple[tuple[Played, ...], ...], ...] = tuple(
+    tuple(tuple(_new_event(Played, (role, c, trick)) for c in range(32)) for trick in range(13))
+    for role in (ELDER, YOUNGER))
+#: The play's ``Score`` events, by role and points (one, or two for the last trick).
+_PLAY_SCORES: tuple[tuple[Score, ...], ...] = tuple(
+    tuple(_new_event(Score, (role, S_PLAY, points, 0)) for points in range(3)) for role in (ELDER, YOUNGER))
 
 Declaration = Mask | tuple[Mask, ...]
 # What undo() restores: the play fields, and for other actions the exchange and calls too.
 _Rest = tuple[int, int, int, int, bool | None, bool | None,
               tuple[Declaration | None, ...], tuple[Declaration | None, ...]]
 _Snapshot = tuple[Phase, int, int, int, int, int, int, int, int, _Rest | None]
+# A card played needs less: the leader, the card led, the trick and the length of the log before it.
+_PlaySnapshot = tuple[int, int, int, int]
+
+
+#: The positions in the pack of the cards each hand is dealt, top card first, by two and by three (Law 9).
+_DEALT_AT = {by: (itemgetter(*[i for i in range(24) if i % (2 * by) < by]),
+                  itemgetter(*[i for i in range(24) if i % (2 * by) >= by])) for by in (2, 3)}
+_PACK = range(32)
+_PACK_SET = frozenset(_PACK)
 
 
 def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tuple[Card, ...]]:
@@ -182,25 +200,29 @@ def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tupl
     """
     if by not in (2, 3):
         raise ValueError("the deal is by two or by three cards at a time (Law 9)")
-    seen = 0
-    for c in order:
-        seen |= 1 << c
-    if len(order) != 32 or seen != (1 << 32) - 1:
-        raise CardError("a pack holds the 32 cards, each once")
-    elder = younger = 0
-    step = 2 * by
-    for i in range(0, 24, step):
-        for c in order[i:i + by]:
-            elder |= 1 << c
-        for c in order[i + by:i + step]:
-            younger |= 1 << c
+    if len(order) != 32 or set(order) != _PACK_SET:
+        seen = 0
+        for c in order:  # the same test, card by card, for the same error whatever is wrong
+            seen |= 1 << c
+        if len(order) != 32 or seen != (1 << 32) - 1:
+            raise CardError("a pack holds the 32 cards, each once")
+    to_elder, to_younger = _DEALT_AT[by]
+    # The cards are known to be distinct: the sum of their bits is their mask.
+    elder = sum([1 << c for c in to_elder(order)])
+    younger = sum([1 << c for c in to_younger(order)])
     return elder, younger, tuple(order[24:])
 
 
 def shuffled_pack(rng: random.Random) -> list[Card]:
-    """The 32 cards in a random order, top first: sorted on random keys (faster than ``shuffle``)."""
+    """The 32 cards in a random order, top first: sorted on random keys (faster than ``shuffle``).
+
+    The keys are drawn one for each card in turn, as ``sorted(range(32), key=lambda _: rng.random())``
+    would draw them, so the same generator gives the same pack; the list's ``__getitem__`` spares a call
+    of a Python function for each card.
+    """
     r = rng.random
-    return sorted(range(32), key=lambda _: r())
+    keys = [r() for _ in _PACK]
+    return sorted(_PACK, key=keys.__getitem__)
 
 
 def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
@@ -285,7 +307,7 @@ class Deal:
         self.totals = [0, 0]
         self.events: list[Event] = []
         self.history: list[Action] = []
-        self._undo: list[_Snapshot] = []
+        self._undo: list[_Snapshot | _PlaySnapshot] = []
         self.rules = rules
         if (game is None) != (rules.goal is None):
             raise ValueError("the scores of the game are given when, and only when, the game has a goal")
@@ -306,7 +328,7 @@ class Deal:
     def shuffled(cls, rng: random.Random, by: int = 2, rules: Rules = RUBICON,
                  game: tuple[int, int] | None = None) -> Deal:
         """A deal from a pack shuffled by ``rng`` (each order equally likely)."""
-        return cls.from_pack(shuffled_pack(rng), by, rules, game)
+        return cls(*deal_from_pack(shuffled_pack(rng), by), rules=rules, game=game)
 
     # ------------------------------------------------------------ queries
 
@@ -460,7 +482,7 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` for the player to move; ``IllegalAction`` if the laws forbid it."""
         if self.phase is _PLAY_PHASE and type(action) is Play:
-            self._play(action.card)
+            self._play(action)
             return
         self.verify(action)
         self._undo.append((
@@ -499,14 +521,25 @@ class Deal:
         if not self._undo:
             raise IllegalAction("nothing to take back")
         snap = self._undo.pop()
-        (self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
-         self.tricks_won[0], self.tricks_won[1], n_events, rest) = snap
-        if rest is not None:
-            (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
-             self.elder_looked, self.younger_looked, decl0, decl1) = rest
-            self.decl[0], self.decl[1] = list(decl0), list(decl1)
-            for r in (ELDER, YOUNGER):
-                self.keys[r] = [declaration_key(c, self.decl[r][c]) for c in (POINT, SEQUENCES, SETS)]
+        if len(snap) == 4:
+            # A card played: it goes back to the hand that played it, and a trick it took is given back.
+            leader, lead, self.trick, n_events = snap
+            card = cast(Play, self.history[-1]).card
+            if lead < 0:
+                self.hands[leader] |= 1 << card
+            else:
+                self.hands[1 - leader] |= 1 << card
+                self.tricks_won[self.leader] -= 1  # the winner of the trick, who now leads
+            self.phase, self.leader, self.lead = _PLAY_PHASE, leader, lead
+        else:
+            (self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
+             self.tricks_won[0], self.tricks_won[1], n_events, rest) = snap
+            if rest is not None:
+                (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
+                 self.elder_looked, self.younger_looked, decl0, decl1) = rest
+                self.decl[0], self.decl[1] = list(decl0), list(decl1)
+                for r in (ELDER, YOUNGER):
+                    self.keys[r] = [declaration_key(c, self.decl[r][c]) for c in (POINT, SEQUENCES, SETS)]
         events = self.events
         for e in events[n_events:]:
             if type(e) is Score:
@@ -652,54 +685,76 @@ class Deal:
 
     # ------------------------------------------------------------ play
 
-    def _play(self, c: Card) -> None:
-        """Law 65: one for each card led, one for winning a trick as second player, two for the last."""
+    def _play(self, action: Play) -> None:
+        """Law 65: one for each card led, one for winning a trick as second player, two for the last.
+
+        The hot path of a deal: every attribute used twice is read once into a local, the common score of
+        a trick is written here rather than through ``_score`` (which it calls only when thirty is crossed or
+        a game's goal is in force), and the events of a card played and of the play's scores are taken from
+        tables (they are immutable values, so one of each is shared by every deal).
+        """
+        c = action.card
         bit = 1 << c
         leader = self.leader
         lead = self.lead
-        hands = self.hands
-        role = leader if lead < 0 else 1 - leader
-        hand = hands[role]
-        if not hand & bit or (lead >= 0 and hand & SUIT_MASKS[lead >> 3] and not bit & SUIT_MASKS[lead >> 3]):
-            self._verify_play(role, c)
-        events = self.events
-        won = self.tricks_won
         trick = self.trick
-        self._undo.append((_PLAY_PHASE, hands[0], hands[1], leader, lead, trick, won[0], won[1],
-                           len(events), None))
-        self.history.append(PLAYS[c])
-        hands[role] = hand ^ bit
-        events.append(_new_event(Played, (role, c, trick)))
-        counts = self.counting >> c & 1  # p. 19: by agreement nines, eights and sevens count nothing
+        hands = self.hands
+        events = self.events
         if lead < 0:
+            hand = hands[leader]
+            if not hand & bit:
+                self._verify_play(leader, c)
+            self._undo.append((leader, lead, trick, len(events)))  # a play's snapshot (see ``undo``)
+            self.history.append(action)
+            hands[leader] = hand ^ bit
+            events.append(_PLAYED[leader][trick][c])
             self.lead = c
             if trick == 1:
                 self._next_reckoning(YOUNGER_RECKON_POINT)
-            elif counts:
-                self._score(role, S_PLAY, 1)
+            elif self.counting >> c & 1:  # p. 19: by agreement nines, eights and sevens count nothing
+                self._score_play(leader, 1)
             return
-        if c >> 3 == lead >> 3 and c > lead:
+        role = 1 - leader
+        hand = hands[role]
+        suit = SUIT_MASKS[lead >> 3]
+        if not hand & bit or (hand & suit and not bit & suit):
+            self._verify_play(role, c)
+        self._undo.append((leader, lead, trick, len(events)))
+        self.history.append(action)
+        hands[role] = hand ^ bit
+        events.append(_PLAYED[role][trick][c])
+        if bit & suit and c > lead:
             winner = role
-            points = counts + (trick == 12)
+            points = (self.counting >> c & 1) + (trick == 12)
         else:
             winner = leader
             points = 1 if trick == 12 else 0
         events.append(_new_event(Trick, (winner, trick, lead, c, points)))
         if points:
-            self._score(winner, S_PLAY, points)
+            self._score_play(winner, points)
+        won = self.tricks_won
         won[winner] += 1
         self.leader = winner
         self.lead = -1
         self.trick = trick + 1
-        if self.phase == DONE:
-            return  # the goal is reached (p. 20): the rest is not played
-        if trick == 12:
+        if trick == 12 and self.phase is not DONE:  # else the goal is reached (p. 20): the rest is not played
             for r in (ELDER, YOUNGER):
                 if won[r] == 12:
                     self._score(r, S_CARDS, 40)  # capot (Law 66)
                 elif won[r] > 6:
                     self._score(r, S_CARDS, 10)
             self.phase = DONE
+
+    def _score_play(self, role: int, points: int) -> None:
+        """``_score(role, S_PLAY, points)``, shortened for the usual case: no pique, no game's goal."""
+        totals = self.totals
+        before = totals[role]
+        if self.game is None and not before < 30 <= before + points:
+            totals[role] = before + points
+            self.scores[role][S_PLAY] += points
+            self.events.append(_PLAY_SCORES[role][points])
+        else:
+            self._score(role, S_PLAY, points)
 
     # ------------------------------------------------------------ scoring
 
@@ -853,6 +908,12 @@ def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: ran
     return rng.choice(options)
 
 
+#: For each suit and each byte of that suit, the plays of its cards in display order (high first), as
+#: ``cards_of`` lists them: sampling a card takes it from here, allocating nothing when following suit.
+_SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[c] for c in cards) for cards in by_byte) for by_byte in SUIT_BYTE_CARDS)
+
+
 class LegalActions:
     """A live view of the legal actions: iterate it, ask ``in``, take ``len``, or ``sample``."""
 
@@ -885,14 +946,19 @@ class LegalActions:
         """A legal action chosen uniformly at random."""
         d = self.deal
         if d.phase is _PLAY_PHASE:
+            # The hot path of the play: the plays of each suit's cards are tabled (see ``_SUIT_PLAYS``).
             lead = d.lead
-            hand = d.hands[d.leader if lead < 0 else 1 - d.leader]
-            suit = lead >> 3
-            if lead >= 0 and hand & SUIT_MASKS[suit]:
-                cards: Sequence[Card] = SUIT_BYTE_CARDS[suit][hand >> (8 * suit) & 0xFF]
+            if lead < 0:
+                hand = d.hands[d.leader]
             else:
-                cards = cards_of(hand)
-            return PLAYS[cards[int(rng.random() * len(cards))]]
+                hand = d.hands[1 - d.leader]
+                suit = lead >> 3
+                plays: Sequence[Play] = _SUIT_PLAYS[suit][hand >> (8 * suit) & 0xFF]
+                if plays:  # he must follow suit (Law 59)
+                    return plays[int(rng.random() * len(plays))]
+            p0, p1, p2, p3 = _SUIT_PLAYS
+            plays = [*p0[hand & 0xFF], *p1[hand >> 8 & 0xFF], *p2[hand >> 16 & 0xFF], *p3[hand >> 24]]
+            return plays[int(rng.random() * len(plays))]
         if d.to_move is None:
             raise IllegalAction("the deal is over")
         phase, hand, lead, most, least = self._args()
