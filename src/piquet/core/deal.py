@@ -30,6 +30,7 @@ copied.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from functools import cache
@@ -39,6 +40,7 @@ from operator import itemgetter
 from typing import cast
 
 from piquet.core.actions import (
+    LOOK_CHOICES,
     PLAYS,
     Action,
     DeclarePoint,
@@ -162,12 +164,22 @@ _DECLARATION_TYPES = (DeclarePoint, DeclareSequences, DeclareSets)
 _TO_MOVE_BY_PHASE: tuple[int | None, ...] = tuple(_TO_MOVE.get(Phase(i)) for i in range(len(Phase)))
 _DECLARING_BY_PHASE: tuple[tuple[int, int] | None, ...] = tuple(
     _DECLARING.get(Phase(i)) for i in range(len(Phase)))
+#: The role to act in each phase where the phase alone tells (0 in the others).
+_MOVER_BY_PHASE: tuple[int, ...] = tuple(r or 0 for r in _TO_MOVE_BY_PHASE)
+# The phases in groups, by phase number: ``verify`` checks an action against its group.
+_G_DISCARD, _G_LOOK, _G_DECLARE, _G_PLAY, _G_OVER = "discard", "look", "declare", "play", "over"
+_GROUP_BY_PHASE = tuple(
+    _G_DISCARD if p in (ELDER_DISCARD, YOUNGER_DISCARD) else _G_LOOK if p in (ELDER_LOOK, YOUNGER_LOOK)
+    else _G_PLAY if p == PLAYING else _G_OVER if p == DONE else _G_DECLARE for p in Phase)
 _HAND_KINDS = (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS)
 _PLAY_PHASE = PLAYING
 _PHASES = tuple(Phase)
 _RECKON_POINT, _RECKON_SETS = int(YOUNGER_RECKON_POINT), int(YOUNGER_RECKON_SETS)
 _AFTER_CATEGORY = (ELDER_SEQUENCES, ELDER_SETS, PLAYING)
 _new_event = tuple.__new__
+#: ``Look`` events without cards (the elder's: both see only whether he looked), by role and whether he looked.
+_LOOKED: tuple[tuple[Look, Look], ...] = tuple(
+    (_new_event(Look, (role, False, 0)), _new_event(Look, (role, True, 0))) for role in (ELDER, YOUNGER))
 #: Every ``Played`` event there can be, by role, trick (1-12) and card: the play takes its events from here.
 _PLAYED: tuple[tuple[tuple[Played, ...], ...], ...] = tuple(
     tuple(tuple(_new_event(Played, (role, c, trick)) for c in range(32)) for trick in range(13))
@@ -384,33 +396,34 @@ class Deal:
     def verify(self, action: Action) -> None:
         """Raise ``IllegalAction`` saying why ``action`` is not allowed now, citing the law."""
         p = self.phase
-        if p == DONE:
-            raise IllegalAction("the deal is over: the cards have been scored (Law 66)")
-        role = self.to_move
-        assert role is not None
-        who = ROLES[role]
-        if p == PLAYING:
+        group = _GROUP_BY_PHASE[p]  # the phases in groups, by table: ``apply`` checks every action here
+        if group is _G_DISCARD:
+            role = _MOVER_BY_PHASE[p]
+            if not isinstance(action, Discard):
+                raise IllegalAction(f"the {ROLES[role]} hand must discard now "
+                                    f"({'Law 21' if role == ELDER else 'Law 22'})")
+            self._verify_discard(role, action.cards)
+        elif group is _G_DECLARE:
+            category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
+            if not isinstance(action, _DECLARATION_TYPES[category]):
+                what = ("point", "sequences", "quatorzes and trios")[category]
+                law = ("Law 46: the point is called first", "Laws 48-49", "Laws 48-49")[category]
+                raise IllegalAction(f"the {ROLES[role]} hand must declare his {what} now ({law})")
+            self._verify_declaration(role, category, action)
+        elif group is _G_LOOK:
+            if not isinstance(action, LookAtLeft):
+                role = _MOVER_BY_PHASE[p]
+                raise IllegalAction(f"the {ROLES[role]} hand must say whether he looks at the cards he left "
+                                    f"({'Law 33' if role == ELDER else 'Law 36'})")
+        elif p == PLAYING:
+            role = self.leader if self.lead < 0 else 1 - self.leader
             if not isinstance(action, Play):
                 law = "Law 56: nothing omitted can be reckoned now" if isinstance(action, _DECLARATION_TYPES) \
                     else "Laws 24, 59"
-                raise IllegalAction(f"the {who} hand must play a card now ({law})")
+                raise IllegalAction(f"the {ROLES[role]} hand must play a card now ({law})")
             self._verify_play(role, action.card)
-        elif p in (ELDER_DISCARD, YOUNGER_DISCARD):
-            if not isinstance(action, Discard):
-                raise IllegalAction(f"the {who} hand must discard now ({'Law 21' if role == ELDER else 'Law 22'})")
-            self._verify_discard(role, action.cards)
-        elif p in (ELDER_LOOK, YOUNGER_LOOK):
-            if not isinstance(action, LookAtLeft):
-                raise IllegalAction(f"the {who} hand must say whether he looks at the cards he left "
-                                    f"({'Law 33' if role == ELDER else 'Law 36'})")
         else:
-            category, _ = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
-            kind = _DECLARATION_TYPES[category]
-            if not isinstance(action, kind):
-                what = ("point", "sequences", "quatorzes and trios")[category]
-                law = ("Law 46: the point is called first", "Laws 48-49", "Laws 48-49")[category]
-                raise IllegalAction(f"the {who} hand must declare his {what} now ({law})")
-            self._verify_declaration(role, category, action)
+            raise IllegalAction("the deal is over: the cards have been scored (Law 66)")
 
     def _verify_play(self, role: int, c: Card) -> None:
         hand = self.hands[role]
@@ -492,29 +505,27 @@ class Deal:
              self.elder_looked, self.younger_looked, tuple(self.decl[0]), tuple(self.decl[1])),
         ))
         self.history.append(action)
-        p = self.phase
-        if p == ELDER_DISCARD:
-            assert isinstance(action, Discard)
-            self._discard(ELDER, action.cards)
-        elif p == YOUNGER_DISCARD:
-            assert isinstance(action, Discard)
-            self._discard(YOUNGER, action.cards)
-        elif p == ELDER_LOOK:
-            assert isinstance(action, LookAtLeft)
-            self.elder_looked = action.look
-            self.events.append(Look(ELDER, action.look))
+        # ``verify`` has checked that the action is of the kind the phase asks for.
+        if isinstance(action, Discard):
+            self._discard(_MOVER_BY_PHASE[self.phase], action.cards)
+        elif isinstance(action, LookAtLeft):
+            self._look(action.look)
+        else:
+            self._declare(self.phase, action)
+
+    def _look(self, look: bool) -> None:
+        if self.phase is ELDER_LOOK:
+            self.elder_looked = look
+            self.events.append(_LOOKED[ELDER][look])
             self.phase = YOUNGER_DISCARD
-        elif p == YOUNGER_LOOK:
-            assert isinstance(action, LookAtLeft)
-            self.younger_looked = action.look
+        else:
+            self.younger_looked = look
             left = 0
-            if action.look:
+            if look:
                 for c in self.left_by_younger():
                     left |= 1 << c
-            self.events.append(Look(YOUNGER, action.look, left))
+            self.events.append(_new_event(Look, (YOUNGER, look, left)))
             self._reckon_and_continue()
-        else:
-            self._declare(p, action)
 
     def undo(self) -> Action:
         """Take back the last action and return it."""
@@ -562,7 +573,7 @@ class Deal:
         self.hands[role] = (self.hands[role] & ~cards) | taken
         self.discards[role] = cards
         left = (5 - n) if role == ELDER else 8 - self.elder_takes - n
-        self.events.append(Exchange(role, n, left))
+        self.events.append(_new_event(Exchange, (role, n, left)))
         other = 1 - role
         if self.carte_blanche[other]:
             if other == YOUNGER and not self.rules.younger_announces_at_once:
@@ -858,8 +869,7 @@ def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discar
             for combo in combinations(cards, n):
                 yield Discard(sum(1 << c for c in combo))
     elif phase in (ELDER_LOOK, YOUNGER_LOOK):
-        yield LookAtLeft(True)
-        yield LookAtLeft(False)
+        yield from LOOK_CHOICES
     elif _DECLARING_BY_PHASE[phase] is not None:
         category, _ = _DECLARING_BY_PHASE[phase]  # type: ignore[misc]
         if category == POINT:
@@ -881,10 +891,23 @@ def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int, min_disca
 
 
 @cache
-def _discard_weights(n: int, most: int, least: int = 1) -> tuple[range, list[int]]:
-    """Sizes of discard and the cumulative number of discards of each size, for uniform sampling."""
+def _discard_weights(n: int, most: int, least: int = 1) -> tuple[range, list[int], float]:
+    """Sizes of discard, the cumulative number of discards of each size and their total, for uniform sampling."""
     sizes = range(least, most + 1)
-    return sizes, list(accumulate(comb(n, k) for k in sizes))
+    cum = list(accumulate(comb(n, k) for k in sizes))
+    return sizes, cum, float(cum[-1])
+
+
+def _sample_discard(hand: Mask, most: int, least: int, rng: random.Random) -> Discard:
+    """A discard chosen uniformly at random: a size weighted by how many discards it has, then the cards."""
+    cards = cards_of(hand)
+    sizes, cum, total = _discard_weights(len(cards), most, least)
+    # ``rng.choices(sizes, cum_weights=cum)[0]``, the same draw, without its checks of its arguments.
+    n = sizes[bisect_right(cum, rng.random() * total, 0, len(cum) - 1)]
+    m = 0
+    for c in rng.sample(cards, n):
+        m |= 1 << c
+    return Discard(m)
 
 
 def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random,
@@ -895,13 +918,7 @@ def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: ran
             hand &= SUIT_MASKS[lead >> 3]
         return PLAYS[rng.choice(cards_of(hand))]
     if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
-        cards = cards_of(hand)
-        sizes, cum = _discard_weights(len(cards), max_discard, min_discard)
-        n = rng.choices(sizes, cum_weights=cum)[0]
-        m = 0
-        for c in rng.sample(cards, n):
-            m |= 1 << c
-        return Discard(m)
+        return _sample_discard(hand, max_discard, min_discard, rng)
     options = list(legal_iter(phase, hand, lead, max_discard))
     if not options:
         raise IllegalAction("the deal is over")
@@ -959,7 +976,14 @@ class LegalActions:
             p0, p1, p2, p3 = _SUIT_PLAYS
             plays = [*p0[hand & 0xFF], *p1[hand >> 8 & 0xFF], *p2[hand >> 16 & 0xFF], *p3[hand >> 24]]
             return plays[int(rng.random() * len(plays))]
-        if d.to_move is None:
+        p = d.phase
+        group = _GROUP_BY_PHASE[p]
+        if group is _G_DISCARD:
+            role = _MOVER_BY_PHASE[p]
+            return _sample_discard(d.hands[role], d.max_discard(role), d.min_discard(role), rng)
+        if group is _G_LOOK:
+            return rng.choice(LOOK_CHOICES)
+        if group is _G_OVER:
             raise IllegalAction("the deal is over")
         phase, hand, lead, most, least = self._args()
         return legal_sample(phase, hand, lead, most, rng, least)
