@@ -31,18 +31,18 @@ _CATEGORY = tuple(
 
 def engine_deal(rng: random.Random) -> int:
     d = Deal.shuffled(rng)
-    legal = d.legal_actions()
+    apply, sample = d.apply, d.legal_actions().sample
     decl = None
     while d.phase is not DONE:
         category = _CATEGORY[d.phase]
         if category is None:
-            d.apply(legal.sample(rng))  # exchange, looking at cards left, play
+            apply(sample(rng))  # exchange, looking at cards left, play
         else:
             if decl is None:
                 decl = (full_declarations(d.hands[0]), full_declarations(d.hands[1]))
             role = d.to_move
             assert role is not None
-            d.apply(decl[role][category])
+            apply(decl[role][category])
     return d.total(0) + d.total(1)
 
 

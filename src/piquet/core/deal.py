@@ -36,7 +36,7 @@ from enum import IntEnum
 from functools import cache
 from itertools import accumulate, combinations, product
 from math import comb
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import cast
 
 from piquet.core.actions import (
@@ -160,6 +160,8 @@ _DECLARING = {
     YOUNGER_RECKON_SETS: (SETS, YOUNGER),
 }
 _DECLARATION_TYPES = (DeclarePoint, DeclareSequences, DeclareSets)
+# What each kind of declaration declares, by category.
+_DECLARED = (attrgetter("cards"), attrgetter("runs"), attrgetter("sets"))
 # The same tables indexed by phase number (an enum's hash is slow in the hot path).
 _TO_MOVE_BY_PHASE: tuple[int | None, ...] = tuple(_TO_MOVE.get(Phase(i)) for i in range(len(Phase)))
 _DECLARING_BY_PHASE: tuple[tuple[int, int] | None, ...] = tuple(
@@ -241,10 +243,8 @@ def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
     """The strength of a declaration's best item: (0, 0) for nothing."""
     if not decl:
         return (0, 0)
-    if category == POINT:
-        assert isinstance(decl, int)
+    if isinstance(decl, int):  # a point
         return point_key(decl)
-    assert isinstance(decl, tuple)
     return sequence_key(decl[0]) if category == SEQUENCES else set_key(decl[0])
 
 
@@ -495,7 +495,77 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` for the player to move; ``IllegalAction`` if the laws forbid it."""
         if self.phase is _PLAY_PHASE and type(action) is Play:
-            self._play(action)
+            # A card played (Laws 57-66): the hot path of a deal, written out here rather than in methods of
+            # its own, as a call costs as much as several of these lines.  Every attribute used twice is read
+            # once into a local; the events of a card played and of the play's usual scores are taken from
+            # tables (immutable values, shared by every deal); a score of the play is written here unless it
+            # crosses thirty or a game's goal is in force, when ``_score`` decides pique and the game.
+            c = action.card
+            bit = 1 << c
+            leader = self.leader
+            lead = self.lead
+            trick = self.trick
+            hands = self.hands
+            events = self.events
+            if lead < 0:  # a lead
+                hand = hands[leader]
+                if not hand & bit:
+                    self._verify_play(leader, c)
+                self._undo.append((leader, lead, trick, len(events)))  # a play's snapshot (see ``undo``)
+                self.history.append(action)
+                hands[leader] = hand ^ bit
+                events.append(_PLAYED[leader][trick][c])
+                self.lead = c
+                if trick == 1:
+                    self._next_reckoning(YOUNGER_RECKON_POINT)  # the younger reckons before he plays (p. 93)
+                elif self.counting >> c & 1:  # Law 65: one for each card led (au cent: by agreement, p. 19)
+                    totals = self.totals
+                    before = totals[leader]
+                    if before != 29 and self.game is None:
+                        totals[leader] = before + 1
+                        self.scores[leader][S_PLAY] += 1
+                        events.append(_PLAY_SCORES[leader][1])
+                    else:
+                        self._score(leader, S_PLAY, 1)
+                return
+            role = 1 - leader
+            hand = hands[role]
+            suit = SUIT_MASKS[lead >> 3]
+            if not hand & bit or (hand & suit and not bit & suit):
+                self._verify_play(role, c)
+            self._undo.append((leader, lead, trick, len(events)))
+            self.history.append(action)
+            hands[role] = hand ^ bit
+            events.append(_PLAYED[role][trick][c])
+            # Law 65: one for winning a trick as second player, with a counting card; one more for the last.
+            if bit & suit and c > lead:
+                winner = role
+                points = (self.counting >> c & 1) + (trick == 12)
+            else:
+                winner = leader
+                points = 1 if trick == 12 else 0
+            events.append(_new_event(Trick, (winner, trick, lead, c, points)))
+            if points:
+                totals = self.totals
+                before = totals[winner]
+                if (before >= 30 or before + points < 30) and self.game is None:
+                    totals[winner] = before + points
+                    self.scores[winner][S_PLAY] += points
+                    events.append(_PLAY_SCORES[winner][points])
+                else:
+                    self._score(winner, S_PLAY, points)
+            won = self.tricks_won
+            won[winner] += 1
+            self.leader = winner
+            self.lead = -1
+            self.trick = trick + 1
+            if trick == 12 and self.phase is not DONE:  # else the goal is reached (p. 20): the rest is not played
+                for r in (ELDER, YOUNGER):
+                    if won[r] == 12:
+                        self._score(r, S_CARDS, 40)  # capot (Law 66)
+                    elif won[r] > 6:
+                        self._score(r, S_CARDS, 10)
+                self.phase = DONE
             return
         self.verify(action)
         self._undo.append((
@@ -592,7 +662,7 @@ class Deal:
 
     def _declare(self, p: Phase, action: Action) -> None:
         category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
-        decl = declaration_of(action)
+        decl: Declaration = _DECLARED[category](action)  # declaration_of(action), knowing its kind
         self.decl[role][category] = decl
         key = self.keys[role][category] = declaration_key(category, decl)
         ev = self.events
@@ -695,77 +765,6 @@ class Deal:
         self.phase = _PLAY_PHASE
 
     # ------------------------------------------------------------ play
-
-    def _play(self, action: Play) -> None:
-        """Law 65: one for each card led, one for winning a trick as second player, two for the last.
-
-        The hot path of a deal: every attribute used twice is read once into a local, the common score of
-        a trick is written here rather than through ``_score`` (which it calls only when thirty is crossed or
-        a game's goal is in force), and the events of a card played and of the play's scores are taken from
-        tables (they are immutable values, so one of each is shared by every deal).
-        """
-        c = action.card
-        bit = 1 << c
-        leader = self.leader
-        lead = self.lead
-        trick = self.trick
-        hands = self.hands
-        events = self.events
-        if lead < 0:
-            hand = hands[leader]
-            if not hand & bit:
-                self._verify_play(leader, c)
-            self._undo.append((leader, lead, trick, len(events)))  # a play's snapshot (see ``undo``)
-            self.history.append(action)
-            hands[leader] = hand ^ bit
-            events.append(_PLAYED[leader][trick][c])
-            self.lead = c
-            if trick == 1:
-                self._next_reckoning(YOUNGER_RECKON_POINT)
-            elif self.counting >> c & 1:  # p. 19: by agreement nines, eights and sevens count nothing
-                self._score_play(leader, 1)
-            return
-        role = 1 - leader
-        hand = hands[role]
-        suit = SUIT_MASKS[lead >> 3]
-        if not hand & bit or (hand & suit and not bit & suit):
-            self._verify_play(role, c)
-        self._undo.append((leader, lead, trick, len(events)))
-        self.history.append(action)
-        hands[role] = hand ^ bit
-        events.append(_PLAYED[role][trick][c])
-        if bit & suit and c > lead:
-            winner = role
-            points = (self.counting >> c & 1) + (trick == 12)
-        else:
-            winner = leader
-            points = 1 if trick == 12 else 0
-        events.append(_new_event(Trick, (winner, trick, lead, c, points)))
-        if points:
-            self._score_play(winner, points)
-        won = self.tricks_won
-        won[winner] += 1
-        self.leader = winner
-        self.lead = -1
-        self.trick = trick + 1
-        if trick == 12 and self.phase is not DONE:  # else the goal is reached (p. 20): the rest is not played
-            for r in (ELDER, YOUNGER):
-                if won[r] == 12:
-                    self._score(r, S_CARDS, 40)  # capot (Law 66)
-                elif won[r] > 6:
-                    self._score(r, S_CARDS, 10)
-            self.phase = DONE
-
-    def _score_play(self, role: int, points: int) -> None:
-        """``_score(role, S_PLAY, points)``, shortened for the usual case: no pique, no game's goal."""
-        totals = self.totals
-        before = totals[role]
-        if self.game is None and not before < 30 <= before + points:
-            totals[role] = before + points
-            self.scores[role][S_PLAY] += points
-            self.events.append(_PLAY_SCORES[role][points])
-        else:
-            self._score(role, S_PLAY, points)
 
     # ------------------------------------------------------------ scoring
 
