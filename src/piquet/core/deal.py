@@ -195,8 +195,6 @@ Declaration = Mask | tuple[Mask, ...]
 _Rest = tuple[int, int, int, int, bool | None, bool | None,
               tuple[Declaration | None, ...], tuple[Declaration | None, ...]]
 _Snapshot = tuple[Phase, int, int, int, int, int, int, int, int, _Rest | None]
-# A card played needs less: the leader, the card led, the trick and the length of the log before it.
-_PlaySnapshot = tuple[int, int, int, int]
 
 
 #: The positions in the pack of the cards each hand is dealt, top card first, by two and by three (Law 9).
@@ -319,7 +317,7 @@ class Deal:
         self.totals = [0, 0]
         self.events: list[Event] = []
         self.history: list[Action] = []
-        self._undo: list[_Snapshot | _PlaySnapshot] = []
+        self._undo: list[_Snapshot] = []  # for each action but a card played (see ``undo``)
         self.rules = rules
         if (game is None) != (rules.goal is None):
             raise ValueError("the scores of the game are given when, and only when, the game has a goal")
@@ -499,7 +497,8 @@ class Deal:
             # its own, as a call costs as much as several of these lines.  Every attribute used twice is read
             # once into a local; the events of a card played and of the play's usual scores are taken from
             # tables (immutable values, shared by every deal); a score of the play is written here unless it
-            # crosses thirty or a game's goal is in force, when ``_score`` decides pique and the game.
+            # crosses thirty or a game's goal is in force, when ``_score`` decides pique and the game.  No
+            # snapshot is kept: ``undo`` reads what to restore in the log.
             c = action.card
             bit = 1 << c
             leader = self.leader
@@ -511,7 +510,6 @@ class Deal:
                 hand = hands[leader]
                 if not hand & bit:
                     self._verify_play(leader, c)
-                self._undo.append((leader, lead, trick, len(events)))  # a play's snapshot (see ``undo``)
                 self.history.append(action)
                 hands[leader] = hand ^ bit
                 events.append(_PLAYED[leader][trick][c])
@@ -533,7 +531,6 @@ class Deal:
             suit = SUIT_MASKS[lead >> 3]
             if not hand & bit or (hand & suit and not bit & suit):
                 self._verify_play(role, c)
-            self._undo.append((leader, lead, trick, len(events)))
             self.history.append(action)
             hands[role] = hand ^ bit
             events.append(_PLAYED[role][trick][c])
@@ -599,29 +596,34 @@ class Deal:
 
     def undo(self) -> Action:
         """Take back the last action and return it."""
-        if not self._undo:
+        history = self.history
+        if not history:
             raise IllegalAction("nothing to take back")
-        snap = self._undo.pop()
-        if len(snap) == 4:
-            # A card played: it goes back to the hand that played it, and a trick it took is given back.
-            leader, lead, self.trick, n_events = snap
-            card = cast(Play, self.history[-1]).card
-            if lead < 0:
-                self.hands[leader] |= 1 << card
+        events = self.events
+        if type(history[-1]) is Play:
+            # A card played keeps no snapshot (see ``apply``): its ``Played`` event in the log tells who played
+            # which card to which trick; if it was played to a card led, the ``Trick`` event after it tells
+            # the card led, and its winner, who now leads, gives the trick back.
+            n_events = len(events) - 1
+            while type(events[n_events]) is not Played:
+                n_events -= 1
+            role, card, self.trick = cast(Played, events[n_events])
+            self.hands[role] |= 1 << card
+            if self.lead >= 0:  # it was led
+                self.leader, self.lead = role, -1
             else:
-                self.hands[1 - leader] |= 1 << card
-                self.tricks_won[self.leader] -= 1  # the winner of the trick, who now leads
-            self.phase, self.leader, self.lead = _PLAY_PHASE, leader, lead
+                self.tricks_won[self.leader] -= 1
+                self.leader, self.lead = 1 - role, cast(Trick, events[n_events + 1]).lead
+            self.phase = _PLAY_PHASE
         else:
             (self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
-             self.tricks_won[0], self.tricks_won[1], n_events, rest) = snap
+             self.tricks_won[0], self.tricks_won[1], n_events, rest) = self._undo.pop()
             if rest is not None:
                 (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
                  self.elder_looked, self.younger_looked, decl0, decl1) = rest
                 self.decl[0], self.decl[1] = list(decl0), list(decl1)
                 for r in (ELDER, YOUNGER):
                     self.keys[r] = [declaration_key(c, self.decl[r][c]) for c in (POINT, SEQUENCES, SETS)]
-        events = self.events
         for e in events[n_events:]:
             if type(e) is Score:
                 self.scores[e.role][e.component] -= e.points
