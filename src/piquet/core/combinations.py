@@ -168,8 +168,8 @@ def sequences_ok(runs: Iterable[Mask]) -> str | None:
 
 # ---------------------------------------------------------------- quatorzes and trios
 
-#: The rank masks of the ranks that make quatorzes and trios, aces first.
-_SET_RANK_MASKS = tuple(RANK_MASKS[r] for r in range(ACE, TEN - 1, -1))
+#: The ranks of each byte's bits, aces first.
+_RANKS_DOWN = tuple(tuple(r for r in range(7, -1, -1) if b >> r & 1) for b in range(256))
 #: Every quatorze and trio, by its mask: its rank.
 _SET_RANKS = {m: r for r in range(TEN, ACE + 1) for m in
               [RANK_MASKS[r]] + [RANK_MASKS[r] & ~(1 << (8 * s + r)) for s in SUITS]}
@@ -199,7 +199,11 @@ def set_score(mask: Mask) -> int:
 
 def best_sets(hand: Mask) -> tuple[Mask, ...]:
     """Every quatorze and trio in the hand, the best first."""
-    found = [m for rank_mask in _SET_RANK_MASKS if (m := hand & rank_mask).bit_count() >= 3]
+    a, b, c, d = hand & 0xFF, hand >> 8 & 0xFF, hand >> 16 & 0xFF, hand >> 24
+    ranks = (a & b & (c | d) | c & d & (a | b)) & 0xF8  # the ranks held in three suits or four, tens and up
+    if not ranks:
+        return ()
+    found = [hand & RANK_MASKS[r] for r in _RANKS_DOWN[ranks]]
     if len(found) > 1:
         # Found from the aces down: sorting on the size alone (a stable sort) puts them in key order.
         found.sort(key=int.bit_count, reverse=True)

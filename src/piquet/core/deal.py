@@ -51,6 +51,7 @@ from piquet.core.actions import (
     Play,
 )
 from piquet.core.cards import (
+    COURT_CARDS,
     RANK_MASKS,
     SUIT_BYTE_CARDS,
     SUIT_MASKS,
@@ -67,7 +68,6 @@ from piquet.core.combinations import (
     best_point,
     best_sequences,
     best_sets,
-    is_carte_blanche,
     is_point,
     point_key,
     point_score,
@@ -201,7 +201,6 @@ _Snapshot = tuple[Phase, int, int, int, int, int, int, int, int, _Rest | None]
 _DEALT_AT = {by: (itemgetter(*[i for i in range(24) if i % (2 * by) < by]),
                   itemgetter(*[i for i in range(24) if i % (2 * by) >= by])) for by in (2, 3)}
 _PACK = range(32)
-_PACK_SET = frozenset(_PACK)
 
 
 def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tuple[Card, ...]]:
@@ -212,16 +211,13 @@ def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tupl
     """
     if by not in (2, 3):
         raise ValueError("the deal is by two or by three cards at a time (Law 9)")
-    if len(order) != 32 or set(order) != _PACK_SET:
-        seen = 0
-        for c in order:  # the same test, card by card, for the same error whatever is wrong
-            seen |= 1 << c
-        if len(order) != 32 or seen != (1 << 32) - 1:
-            raise CardError("a pack holds the 32 cards, each once")
+    bits = [1 << c for c in order]
+    # Thirty-two powers of two add up to the full pack's mask only if they are the 32 cards, each once.
+    if len(bits) != 32 or sum(bits) != (1 << 32) - 1:
+        raise CardError("a pack holds the 32 cards, each once")
     to_elder, to_younger = _DEALT_AT[by]
-    # The cards are known to be distinct: the sum of their bits is their mask.
-    elder = sum([1 << c for c in to_elder(order)])
-    younger = sum([1 << c for c in to_younger(order)])
+    elder = sum(to_elder(bits))
+    younger = sum(to_younger(bits))
     return elder, younger, tuple(order[24:])
 
 
@@ -323,11 +319,13 @@ class Deal:
             raise ValueError("the scores of the game are given when, and only when, the game has a goal")
         self.game = game
         self.counting = rules.counting_cards
-        self.carte_blanche = (is_carte_blanche(elder), is_carte_blanche(younger))
-        for role in (ELDER, YOUNGER):
-            # Law 20; at Piquet au cent the younger waits until the elder has discarded (p. 16).
-            if self.carte_blanche[role] and (role == ELDER or rules.younger_announces_at_once):
-                self.events.append(CarteBlanche(role))
+        # is_carte_blanche() of each hand, the twelve cards being known: no court card (Law 18).
+        self.carte_blanche = (not elder & COURT_CARDS, not younger & COURT_CARDS)
+        if True in self.carte_blanche:
+            for role in (ELDER, YOUNGER):
+                # Law 20; at Piquet au cent the younger waits until the elder has discarded (p. 16).
+                if self.carte_blanche[role] and (role == ELDER or rules.younger_announces_at_once):
+                    self.events.append(CarteBlanche(role))
 
     @classmethod
     def from_pack(cls, order: Sequence[Card], by: int = 2, rules: Rules = RUBICON,
