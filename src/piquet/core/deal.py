@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
 from functools import cache
 from itertools import accumulate, combinations, product
@@ -898,14 +898,23 @@ def _discard_weights(n: int, most: int, least: int = 1) -> tuple[range, list[int
 
 
 def _sample_discard(hand: Mask, most: int, least: int, rng: random.Random) -> Discard:
-    """A discard chosen uniformly at random: a size weighted by how many discards it has, then the cards."""
+    """A discard chosen uniformly at random: a size weighted by how many discards it has, then the cards.
+
+    The draws are those of ``rng.choices(sizes, cum_weights=cum)[0]`` and ``rng.sample(cards, size)``, written
+    out without their checks of their arguments (the sampling of the exchange cost more than its laws): the
+    same generator gives the same discard.
+    """
     cards = cards_of(hand)
-    sizes, cum, total = _discard_weights(len(cards), most, least)
-    # ``rng.choices(sizes, cum_weights=cum)[0]``, the same draw, without its checks of its arguments.
-    n = sizes[bisect_right(cum, rng.random() * total, 0, len(cum) - 1)]
+    n = len(cards)
+    sizes, cum, total = _discard_weights(n, most, least)
+    size = sizes[bisect_right(cum, rng.random() * total, 0, len(cum) - 1)]
+    # rng.sample's way with a population this small (at most 21): draw from a pool, filling each gap from its end.
+    randbelow: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # what rng.sample uses
     m = 0
-    for c in rng.sample(cards, n):
-        m |= 1 << c
+    for i in range(size):
+        j = randbelow(n - i)
+        m |= 1 << cards[j]
+        cards[j] = cards[n - i - 1]
     return Discard(m)
 
 
