@@ -191,10 +191,10 @@ _PLAY_SCORES: tuple[tuple[Score, ...], ...] = tuple(
     tuple(_new_event(Score, (role, S_PLAY, points, 0)) for points in range(3)) for role in (ELDER, YOUNGER))
 
 Declaration = Mask | tuple[Mask, ...]
-# What undo() restores: the play fields, and for other actions the exchange and calls too.
-_Rest = tuple[int, int, int, int, bool | None, bool | None,
-              tuple[Declaration | None, ...], tuple[Declaration | None, ...]]
-_Snapshot = tuple[Phase, int, int, int, int, int, int, int, int, _Rest | None]
+# What undo() restores for an action other than a card played: the phase, the length of the log, and the hand
+# of a player who discards.  Each player discards, looks and declares in each category once, so what his action
+# set was unset before it; the play's fields are not touched by these actions.
+_Snapshot = tuple[Phase, int, Mask]
 
 
 #: The positions in the pack of the cards each hand is dealt, top card first, by two and by three (Law 9).
@@ -563,12 +563,8 @@ class Deal:
                 self.phase = DONE
             return
         self.verify(action)
-        self._undo.append((
-            self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
-            self.tricks_won[0], self.tricks_won[1], len(self.events),
-            (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
-             self.elder_looked, self.younger_looked, tuple(self.decl[0]), tuple(self.decl[1])),
-        ))
+        p = self.phase
+        self._undo.append((p, len(self.events), self.hands[_MOVER_BY_PHASE[p]]))
         self.history.append(action)
         # ``verify`` has checked that the action is of the kind the phase asks for.
         if isinstance(action, Discard):
@@ -614,14 +610,26 @@ class Deal:
                 self.leader, self.lead = 1 - role, cast(Trick, events[n_events + 1]).lead
             self.phase = _PLAY_PHASE
         else:
-            (self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
-             self.tricks_won[0], self.tricks_won[1], n_events, rest) = self._undo.pop()
-            if rest is not None:
-                (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
-                 self.elder_looked, self.younger_looked, decl0, decl1) = rest
-                self.decl[0], self.decl[1] = list(decl0), list(decl1)
-                for r in (ELDER, YOUNGER):
-                    self.keys[r] = [declaration_key(c, self.decl[r][c]) for c in (POINT, SEQUENCES, SETS)]
+            p, n_events, hand = self._undo.pop()
+            self.phase = p
+            group = _GROUP_BY_PHASE[p]
+            if group is _G_DISCARD:
+                role = _MOVER_BY_PHASE[p]
+                self.hands[role] = hand
+                self.discards[role] = 0
+                if role == ELDER:
+                    self.elder_takes = -1
+                else:
+                    self.younger_takes = -1
+            elif group is _G_LOOK:
+                if p is ELDER_LOOK:
+                    self.elder_looked = None
+                else:
+                    self.younger_looked = None
+            elif group is _G_DECLARE:
+                category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
+                self.decl[role][category] = None
+                self.keys[role][category] = (0, 0)
         for e in events[n_events:]:
             if type(e) is Score:
                 self.scores[e.role][e.component] -= e.points
