@@ -31,24 +31,25 @@ _CATEGORY = tuple(
 
 def engine_deal(rng: random.Random) -> int:
     d = Deal.shuffled(rng)
-    legal = d.legal_actions()
+    apply, sample = d.apply, d.legal_actions().sample
     decl = None
     while d.phase is not DONE:
         category = _CATEGORY[d.phase]
         if category is None:
-            d.apply(legal.sample(rng))  # exchange, looking at cards left, play
+            apply(sample(rng))  # exchange, looking at cards left, play
         else:
             if decl is None:
                 decl = (full_declarations(d.hands[0]), full_declarations(d.hands[1]))
             role = d.to_move
             assert role is not None
-            d.apply(decl[role][category])
+            apply(decl[role][category])
     return d.total(0) + d.total(1)
 
 
 def bare_deal(rng: random.Random) -> int:
     r = rng.random
-    pack = sorted(range(32), key=lambda _: r())
+    keys = [r() for _ in range(32)]
+    pack = sorted(range(32), key=keys.__getitem__)
     hands = [pack[0:12], pack[12:24]]
     stock = pack[24:]
     k = rng.randint(1, 5)

@@ -41,6 +41,10 @@ class LookAtLeft:
     __repr__ = __str__
 
 
+#: Looking and not looking, in the order of the legal actions: shared, as the plays are.
+LOOK_CHOICES: tuple[LookAtLeft, LookAtLeft] = (LookAtLeft(True), LookAtLeft(False))
+
+
 @dataclass(frozen=True, slots=True)
 class DeclarePoint:
     """The cards of one suit called for point; empty to call no point (Law 46)."""
@@ -149,7 +153,7 @@ def parse_action(text: str) -> Action:
     if name == "Discard":
         return Discard(mask(body))
     if name == "LookAtLeft" and body in ("yes", "no"):
-        return LookAtLeft(body == "yes")
+        return LOOK_CHOICES[body == "no"]
     if name == "DeclarePoint":
         return DeclarePoint(mask(body))
     if name == "DeclareSequences":

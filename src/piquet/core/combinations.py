@@ -53,6 +53,12 @@ def _runs_of_byte(b: int) -> tuple[int, ...]:
 
 
 _RUNS = tuple(_runs_of_byte(b) for b in range(256))
+#: The same for each suit, as masks of the hand, best first.
+_SUIT_RUNS = tuple(tuple(tuple(r << (8 * s) for r in runs) for runs in _RUNS) for s in SUITS)
+#: Every run of three or more cards of one suit.
+_RUN_MASKS = frozenset(((1 << n) - 1) << (8 * s + low) for s in range(4) for n in range(3, 9) for low in range(9 - n))
+#: A point's strength in one number, by suit byte: the number of cards, then what they make (at most 84).
+_POINT_STRENGTH = tuple(_COUNT[b] << 8 | _VALUE[b] for b in range(256))
 #: Byte masks that are a single run of three or more cards.
 _IS_RUN = tuple(len(_RUNS[b]) == 1 and _RUNS[b][0] == b for b in range(256))
 
@@ -81,13 +87,13 @@ def is_point(mask: Mask) -> bool:
     return suit_of_mask(mask) is not None
 
 
+#: The key of every point that may be called (any cards of one suit), by its mask.
+_POINT_KEYS = {b << (8 * s): (_COUNT[b], _VALUE[b]) for s in SUITS for b in range(1, 256)}
+
+
 def point_key(mask: Mask) -> tuple[int, int]:
     """(number of cards, what they make): more cards win; then the higher value (Law 62)."""
-    s = suit_of_mask(mask)
-    if s is None:
-        return (0, 0)
-    b = mask >> (8 * s) & 0xFF
-    return (_COUNT[b], _VALUE[b])
+    return _POINT_KEYS.get(mask, (0, 0))
 
 
 def point_score(mask: Mask) -> int:
@@ -97,13 +103,11 @@ def point_score(mask: Mask) -> int:
 
 def best_point(hand: Mask) -> Mask:
     """The hand's point: its longest suit, the stronger of equal lengths."""
-    best, best_key = 0, (0, 0)
-    for s in SUITS:
-        b = hand >> (8 * s) & 0xFF
-        key = (_COUNT[b], _VALUE[b])
-        if key > best_key:
-            best, best_key = b << (8 * s), key
-    return best
+    # Each suit's strength as one number, cards then value: the first of the strongest suits.
+    strength = _POINT_STRENGTH
+    keys = [strength[hand & 0xFF], strength[hand >> 8 & 0xFF], strength[hand >> 16 & 0xFF], strength[hand >> 24]]
+    top = max(keys)
+    return hand & SUIT_MASKS[keys.index(top)] if top else 0
 
 
 # ---------------------------------------------------------------- sequences
@@ -128,8 +132,10 @@ def sequence_score(run: Mask) -> int:
 
 def best_sequences(hand: Mask) -> tuple[Mask, ...]:
     """Every sequence in the hand (maximal runs), the best first."""
-    runs = [r << (8 * s) for s in SUITS for r in _RUNS[hand >> (8 * s) & 0xFF]]
-    runs.sort(key=sequence_key, reverse=True)
+    s0, s1, s2, s3 = _SUIT_RUNS
+    runs = [*s0[hand & 0xFF], *s1[hand >> 8 & 0xFF], *s2[hand >> 16 & 0xFF], *s3[hand >> 24]]
+    if len(runs) > 1:
+        runs.sort(key=sequence_key, reverse=True)
     return tuple(runs)
 
 
@@ -150,7 +156,7 @@ def sequences_ok(runs: Iterable[Mask]) -> str | None:
     """Why a list of runs cannot be declared together, or None if it can."""
     used = 0
     for run in runs:
-        if not is_run(run):
+        if run not in _RUN_MASKS:  # is_run(run), by table
             return "is not a sequence (three or more cards of one suit in order)"
         if run & used:
             return "uses a card twice"
@@ -161,6 +167,13 @@ def sequences_ok(runs: Iterable[Mask]) -> str | None:
 
 
 # ---------------------------------------------------------------- quatorzes and trios
+
+#: The ranks of each byte's bits, aces first.
+_RANKS_DOWN = tuple(tuple(r for r in range(7, -1, -1) if b >> r & 1) for b in range(256))
+#: Every quatorze and trio, by its mask: its rank.
+_SET_RANKS = {m: r for r in range(TEN, ACE + 1) for m in
+              [RANK_MASKS[r]] + [RANK_MASKS[r] & ~(1 << (8 * s + r)) for s in SUITS]}
+
 
 def set_rank(mask: Mask) -> int | None:
     """The rank of cards all of one rank, ten or higher; else None."""
@@ -175,7 +188,8 @@ def is_set(mask: Mask) -> bool:
 
 def set_key(mask: Mask) -> tuple[int, int]:
     """Any quatorze beats any trio; then the higher rank (Law 64)."""
-    return (mask.bit_count(), set_rank(mask) or 0)
+    r = _SET_RANKS.get(mask)  # set_rank(mask), by table when it is a quatorze or trio
+    return (mask.bit_count(), r if r is not None else set_rank(mask) or 0)
 
 
 def set_score(mask: Mask) -> int:
@@ -185,9 +199,14 @@ def set_score(mask: Mask) -> int:
 
 def best_sets(hand: Mask) -> tuple[Mask, ...]:
     """Every quatorze and trio in the hand, the best first."""
-    found = [hand & RANK_MASKS[r] for r in range(ACE, TEN - 1, -1)
-             if (hand & RANK_MASKS[r]).bit_count() >= 3]
-    found.sort(key=set_key, reverse=True)
+    a, b, c, d = hand & 0xFF, hand >> 8 & 0xFF, hand >> 16 & 0xFF, hand >> 24
+    ranks = (a & b & (c | d) | c & d & (a | b)) & 0xF8  # the ranks held in three suits or four, tens and up
+    if not ranks:
+        return ()
+    found = [hand & RANK_MASKS[r] for r in _RANKS_DOWN[ranks]]
+    if len(found) > 1:
+        # Found from the aces down: sorting on the size alone (a stable sort) puts them in key order.
+        found.sort(key=int.bit_count, reverse=True)
     return tuple(found)
 
 
@@ -199,14 +218,14 @@ def set_name(mask: Mask) -> str:
 
 def sets_ok(sets: Iterable[Mask]) -> str | None:
     """Why a list of sets cannot be declared together, or None if it can."""
-    ranks: set[int] = set()
+    ranks = 0
     for m in sets:
-        if not is_set(m):
+        r = _SET_RANKS.get(m)  # set_rank(m) when is_set(m), by table
+        if r is None:
             return "is not a quatorze or trio (three or four of a rank, ten or higher)"
-        r = set_rank(m)
-        if r in ranks:
+        if ranks >> r & 1:
             return "declares one rank twice"
-        ranks.add(r or 0)
+        ranks |= 1 << r
     return None
 
 

@@ -30,13 +30,17 @@ copied.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
 from functools import cache
 from itertools import accumulate, combinations, product
-from math import comb
+from math import comb, floor
+from operator import attrgetter, itemgetter
+from typing import cast
 
 from piquet.core.actions import (
+    LOOK_CHOICES,
     PLAYS,
     Action,
     DeclarePoint,
@@ -47,6 +51,7 @@ from piquet.core.actions import (
     Play,
 )
 from piquet.core.cards import (
+    COURT_CARDS,
     RANK_MASKS,
     SUIT_BYTE_CARDS,
     SUIT_MASKS,
@@ -63,7 +68,6 @@ from piquet.core.combinations import (
     best_point,
     best_sequences,
     best_sets,
-    is_carte_blanche,
     is_point,
     point_key,
     point_score,
@@ -156,22 +160,47 @@ _DECLARING = {
     YOUNGER_RECKON_SETS: (SETS, YOUNGER),
 }
 _DECLARATION_TYPES = (DeclarePoint, DeclareSequences, DeclareSets)
+# What each kind of declaration declares, by category.
+_DECLARED = (attrgetter("cards"), attrgetter("runs"), attrgetter("sets"))
 # The same tables indexed by phase number (an enum's hash is slow in the hot path).
 _TO_MOVE_BY_PHASE: tuple[int | None, ...] = tuple(_TO_MOVE.get(Phase(i)) for i in range(len(Phase)))
 _DECLARING_BY_PHASE: tuple[tuple[int, int] | None, ...] = tuple(
     _DECLARING.get(Phase(i)) for i in range(len(Phase)))
+#: The role to act in each phase where the phase alone tells (0 in the others).
+_MOVER_BY_PHASE: tuple[int, ...] = tuple(r or 0 for r in _TO_MOVE_BY_PHASE)
+# The phases in groups, by phase number: ``verify`` checks an action against its group.
+_G_DISCARD, _G_LOOK, _G_DECLARE, _G_PLAY, _G_OVER = "discard", "look", "declare", "play", "over"
+_GROUP_BY_PHASE = tuple(
+    _G_DISCARD if p in (ELDER_DISCARD, YOUNGER_DISCARD) else _G_LOOK if p in (ELDER_LOOK, YOUNGER_LOOK)
+    else _G_PLAY if p == PLAYING else _G_OVER if p == DONE else _G_DECLARE for p in Phase)
 _HAND_KINDS = (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS)
 _PLAY_PHASE = PLAYING
 _PHASES = tuple(Phase)
 _RECKON_POINT, _RECKON_SETS = int(YOUNGER_RECKON_POINT), int(YOUNGER_RECKON_SETS)
 _AFTER_CATEGORY = (ELDER_SEQUENCES, ELDER_SETS, PLAYING)
 _new_event = tuple.__new__
+#: ``Look`` events without cards (the elder's: both see only whether he looked), by role and whether he looked.
+_LOOKED: tuple[tuple[Look, Look], ...] = tuple(
+    (_new_event(Look, (role, False, 0)), _new_event(Look, (role, True, 0))) for role in (ELDER, YOUNGER))
+#: Every ``Played`` event there can be, by role, trick (1-12) and card: the play takes its events from here.
+_PLAYED: tuple[tuple[tuple[Played, ...], ...], ...] = tuple(
+    tuple(tuple(_new_event(Played, (role, c, trick)) for c in range(32)) for trick in range(13))
+    for role in (ELDER, YOUNGER))
+#: The play's ``Score`` events, by role and points (one, or two for the last trick).
+_PLAY_SCORES: tuple[tuple[Score, ...], ...] = tuple(
+    tuple(_new_event(Score, (role, S_PLAY, points, 0)) for points in range(3)) for role in (ELDER, YOUNGER))
 
 Declaration = Mask | tuple[Mask, ...]
-# What undo() restores: the play fields, and for other actions the exchange and calls too.
-_Rest = tuple[int, int, int, int, bool | None, bool | None,
-              tuple[Declaration | None, ...], tuple[Declaration | None, ...]]
-_Snapshot = tuple[Phase, int, int, int, int, int, int, int, int, _Rest | None]
+# What undo() restores for an action other than a card played: the phase, the length of the log, and the hand
+# of a player who discards.  Each player discards, looks and declares in each category once, so what his action
+# set was unset before it; the play's fields are not touched by these actions.
+_Snapshot = tuple[Phase, int, Mask]
+
+
+#: The positions in the pack of the cards each hand is dealt, top card first, by two and by three (Law 9).
+_DEALT_AT = {by: (itemgetter(*[i for i in range(24) if i % (2 * by) < by]),
+                  itemgetter(*[i for i in range(24) if i % (2 * by) >= by])) for by in (2, 3)}
+_PACK = range(32)
 
 
 def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tuple[Card, ...]]:
@@ -182,35 +211,34 @@ def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tupl
     """
     if by not in (2, 3):
         raise ValueError("the deal is by two or by three cards at a time (Law 9)")
-    seen = 0
-    for c in order:
-        seen |= 1 << c
-    if len(order) != 32 or seen != (1 << 32) - 1:
+    bits = [1 << c for c in order]
+    # Thirty-two powers of two add up to the full pack's mask only if they are the 32 cards, each once.
+    if len(bits) != 32 or sum(bits) != (1 << 32) - 1:
         raise CardError("a pack holds the 32 cards, each once")
-    elder = younger = 0
-    step = 2 * by
-    for i in range(0, 24, step):
-        for c in order[i:i + by]:
-            elder |= 1 << c
-        for c in order[i + by:i + step]:
-            younger |= 1 << c
+    to_elder, to_younger = _DEALT_AT[by]
+    elder = sum(to_elder(bits))
+    younger = sum(to_younger(bits))
     return elder, younger, tuple(order[24:])
 
 
 def shuffled_pack(rng: random.Random) -> list[Card]:
-    """The 32 cards in a random order, top first: sorted on random keys (faster than ``shuffle``)."""
+    """The 32 cards in a random order, top first: sorted on random keys (faster than ``shuffle``).
+
+    The keys are drawn one for each card in turn, as ``sorted(range(32), key=lambda _: rng.random())``
+    would draw them, so the same generator gives the same pack; the list's ``__getitem__`` spares a call
+    of a Python function for each card.
+    """
     r = rng.random
-    return sorted(range(32), key=lambda _: r())
+    keys = [r() for _ in _PACK]
+    return sorted(_PACK, key=keys.__getitem__)
 
 
 def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
     """The strength of a declaration's best item: (0, 0) for nothing."""
     if not decl:
         return (0, 0)
-    if category == POINT:
-        assert isinstance(decl, int)
+    if isinstance(decl, int):  # a point
         return point_key(decl)
-    assert isinstance(decl, tuple)
     return sequence_key(decl[0]) if category == SEQUENCES else set_key(decl[0])
 
 
@@ -285,16 +313,18 @@ class Deal:
         self.totals = [0, 0]
         self.events: list[Event] = []
         self.history: list[Action] = []
-        self._undo: list[_Snapshot] = []
+        self._undo: list[_Snapshot] = []  # for each action but a card played (see ``undo``)
         self.rules = rules
         rules.check_game(game)
         self.game = game
         self.counting = rules.counting_cards
-        self.carte_blanche = (is_carte_blanche(elder), is_carte_blanche(younger))
-        for role in (ELDER, YOUNGER):
-            # Law 20; at Piquet au cent the younger waits until the elder has discarded (p. 16).
-            if self.carte_blanche[role] and (role == ELDER or rules.younger_announces_at_once):
-                self.events.append(CarteBlanche(role))
+        # is_carte_blanche() of each hand, the twelve cards being known: no court card (Law 18).
+        self.carte_blanche = (not elder & COURT_CARDS, not younger & COURT_CARDS)
+        if True in self.carte_blanche:
+            for role in (ELDER, YOUNGER):
+                # Law 20; at Piquet au cent the younger waits until the elder has discarded (p. 16).
+                if self.carte_blanche[role] and (role == ELDER or rules.younger_announces_at_once):
+                    self.events.append(CarteBlanche(role))
 
     @classmethod
     def from_pack(cls, order: Sequence[Card], by: int = 2, rules: Rules = RUBICON,
@@ -305,7 +335,7 @@ class Deal:
     def shuffled(cls, rng: random.Random, by: int = 2, rules: Rules = RUBICON,
                  game: tuple[int, int] | None = None) -> Deal:
         """A deal from a pack shuffled by ``rng`` (each order equally likely)."""
-        return cls.from_pack(shuffled_pack(rng), by, rules, game)
+        return cls(*deal_from_pack(shuffled_pack(rng), by), rules=rules, game=game)
 
     # ------------------------------------------------------------ queries
 
@@ -361,33 +391,34 @@ class Deal:
     def verify(self, action: Action) -> None:
         """Raise ``IllegalAction`` saying why ``action`` is not allowed now, citing the law."""
         p = self.phase
-        if p == DONE:
-            raise IllegalAction("the deal is over: the cards have been scored (Law 66)")
-        role = self.to_move
-        assert role is not None
-        who = ROLES[role]
-        if p == PLAYING:
+        group = _GROUP_BY_PHASE[p]  # the phases in groups, by table: ``apply`` checks every action here
+        if group is _G_DISCARD:
+            role = _MOVER_BY_PHASE[p]
+            if not isinstance(action, Discard):
+                raise IllegalAction(f"the {ROLES[role]} hand must discard now "
+                                    f"({'Law 21' if role == ELDER else 'Law 22'})")
+            self._verify_discard(role, action.cards)
+        elif group is _G_DECLARE:
+            category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
+            if not isinstance(action, _DECLARATION_TYPES[category]):
+                what = ("point", "sequences", "quatorzes and trios")[category]
+                law = ("Law 46: the point is called first", "Laws 48-49", "Laws 48-49")[category]
+                raise IllegalAction(f"the {ROLES[role]} hand must declare his {what} now ({law})")
+            self._verify_declaration(role, category, action)
+        elif group is _G_LOOK:
+            if not isinstance(action, LookAtLeft):
+                role = _MOVER_BY_PHASE[p]
+                raise IllegalAction(f"the {ROLES[role]} hand must say whether he looks at the cards he left "
+                                    f"({'Law 33' if role == ELDER else 'Law 36'})")
+        elif p == PLAYING:
+            role = self.leader if self.lead < 0 else 1 - self.leader
             if not isinstance(action, Play):
                 law = "Law 56: nothing omitted can be reckoned now" if isinstance(action, _DECLARATION_TYPES) \
                     else "Laws 24, 59"
-                raise IllegalAction(f"the {who} hand must play a card now ({law})")
+                raise IllegalAction(f"the {ROLES[role]} hand must play a card now ({law})")
             self._verify_play(role, action.card)
-        elif p in (ELDER_DISCARD, YOUNGER_DISCARD):
-            if not isinstance(action, Discard):
-                raise IllegalAction(f"the {who} hand must discard now ({'Law 21' if role == ELDER else 'Law 22'})")
-            self._verify_discard(role, action.cards)
-        elif p in (ELDER_LOOK, YOUNGER_LOOK):
-            if not isinstance(action, LookAtLeft):
-                raise IllegalAction(f"the {who} hand must say whether he looks at the cards he left "
-                                    f"({'Law 33' if role == ELDER else 'Law 36'})")
         else:
-            category, _ = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
-            kind = _DECLARATION_TYPES[category]
-            if not isinstance(action, kind):
-                what = ("point", "sequences", "quatorzes and trios")[category]
-                law = ("Law 46: the point is called first", "Laws 48-49", "Laws 48-49")[category]
-                raise IllegalAction(f"the {who} hand must declare his {what} now ({law})")
-            self._verify_declaration(role, category, action)
+            raise IllegalAction("the deal is over: the cards have been scored (Law 66)")
 
     def _verify_play(self, role: int, c: Card) -> None:
         hand = self.hands[role]
@@ -459,54 +490,145 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` for the player to move; ``IllegalAction`` if the laws forbid it."""
         if self.phase is _PLAY_PHASE and type(action) is Play:
-            self._play(action.card)
+            # A card played (Laws 57-66): the hot path of a deal, written out here rather than in methods of
+            # its own, as a call costs as much as several of these lines.  Every attribute used twice is read
+            # once into a local; the events of a card played and of the play's usual scores are taken from
+            # tables (immutable values, shared by every deal); a score of the play is written here unless it
+            # crosses thirty or a game's goal is in force, when ``_score`` decides pique and the game.  No
+            # snapshot is kept: ``undo`` reads what to restore in the log.
+            c = action.card
+            bit = 1 << c
+            leader = self.leader
+            lead = self.lead
+            trick = self.trick
+            hands = self.hands
+            events = self.events
+            if lead < 0:  # a lead
+                hand = hands[leader]
+                if not hand & bit:
+                    self._verify_play(leader, c)
+                self.history.append(action)
+                hands[leader] = hand ^ bit
+                events.append(_PLAYED[leader][trick][c])
+                self.lead = c
+                if trick == 1:
+                    self._next_reckoning(YOUNGER_RECKON_POINT)  # the younger reckons before he plays (p. 93)
+                elif self.counting >> c & 1:  # Law 65: one for each card led (au cent: by agreement, p. 19)
+                    totals = self.totals
+                    before = totals[leader]
+                    if before != 29 and self.game is None:
+                        totals[leader] = before + 1
+                        self.scores[leader][S_PLAY] += 1
+                        events.append(_PLAY_SCORES[leader][1])
+                    else:
+                        self._score(leader, S_PLAY, 1)
+                return
+            role = 1 - leader
+            hand = hands[role]
+            suit = SUIT_MASKS[lead >> 3]
+            if not hand & bit or (hand & suit and not bit & suit):
+                self._verify_play(role, c)
+            self.history.append(action)
+            hands[role] = hand ^ bit
+            events.append(_PLAYED[role][trick][c])
+            # Law 65: one for winning a trick as second player, with a counting card; one more for the last.
+            if bit & suit and c > lead:
+                winner = role
+                points = (self.counting >> c & 1) + (trick == 12)
+            else:
+                winner = leader
+                points = 1 if trick == 12 else 0
+            events.append(_new_event(Trick, (winner, trick, lead, c, points)))
+            if points:
+                totals = self.totals
+                before = totals[winner]
+                if (before >= 30 or before + points < 30) and self.game is None:
+                    totals[winner] = before + points
+                    self.scores[winner][S_PLAY] += points
+                    events.append(_PLAY_SCORES[winner][points])
+                else:
+                    self._score(winner, S_PLAY, points)
+            won = self.tricks_won
+            won[winner] += 1
+            self.leader = winner
+            self.lead = -1
+            self.trick = trick + 1
+            if trick == 12 and self.phase is not DONE:  # else the goal is reached (p. 20): the rest is not played
+                for r in (ELDER, YOUNGER):
+                    if won[r] == 12:
+                        self._score(r, S_CARDS, 40)  # capot (Law 66)
+                    elif won[r] > 6:
+                        self._score(r, S_CARDS, 10)
+                self.phase = DONE
             return
         self.verify(action)
-        self._undo.append((
-            self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
-            self.tricks_won[0], self.tricks_won[1], len(self.events),
-            (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
-             self.elder_looked, self.younger_looked, tuple(self.decl[0]), tuple(self.decl[1])),
-        ))
-        self.history.append(action)
         p = self.phase
-        if p == ELDER_DISCARD:
-            assert isinstance(action, Discard)
-            self._discard(ELDER, action.cards)
-        elif p == YOUNGER_DISCARD:
-            assert isinstance(action, Discard)
-            self._discard(YOUNGER, action.cards)
-        elif p == ELDER_LOOK:
-            assert isinstance(action, LookAtLeft)
-            self.elder_looked = action.look
-            self.events.append(Look(ELDER, action.look))
+        self._undo.append((p, len(self.events), self.hands[_MOVER_BY_PHASE[p]]))
+        self.history.append(action)
+        # ``verify`` has checked that the action is of the kind the phase asks for.
+        if isinstance(action, Discard):
+            self._discard(_MOVER_BY_PHASE[self.phase], action.cards)
+        elif isinstance(action, LookAtLeft):
+            self._look(action.look)
+        else:
+            self._declare(self.phase, action)
+
+    def _look(self, look: bool) -> None:
+        if self.phase is ELDER_LOOK:
+            self.elder_looked = look
+            self.events.append(_LOOKED[ELDER][look])
             self.phase = YOUNGER_DISCARD
-        elif p == YOUNGER_LOOK:
-            assert isinstance(action, LookAtLeft)
-            self.younger_looked = action.look
+        else:
+            self.younger_looked = look
             left = 0
-            if action.look:
+            if look:
                 for c in self.left_by_younger():
                     left |= 1 << c
-            self.events.append(Look(YOUNGER, action.look, left))
+            self.events.append(_new_event(Look, (YOUNGER, look, left)))
             self._reckon_and_continue()
-        else:
-            self._declare(p, action)
 
     def undo(self) -> Action:
         """Take back the last action and return it."""
-        if not self._undo:
+        history = self.history
+        if not history:
             raise IllegalAction("nothing to take back")
-        snap = self._undo.pop()
-        (self.phase, self.hands[0], self.hands[1], self.leader, self.lead, self.trick,
-         self.tricks_won[0], self.tricks_won[1], n_events, rest) = snap
-        if rest is not None:
-            (self.discards[0], self.discards[1], self.elder_takes, self.younger_takes,
-             self.elder_looked, self.younger_looked, decl0, decl1) = rest
-            self.decl[0], self.decl[1] = list(decl0), list(decl1)
-            for r in (ELDER, YOUNGER):
-                self.keys[r] = [declaration_key(c, self.decl[r][c]) for c in (POINT, SEQUENCES, SETS)]
         events = self.events
+        if type(history[-1]) is Play:
+            # A card played keeps no snapshot (see ``apply``): its ``Played`` event in the log tells who played
+            # which card to which trick; if it was played to a card led, the ``Trick`` event after it tells
+            # the card led, and its winner, who now leads, gives the trick back.
+            n_events = len(events) - 1
+            while type(events[n_events]) is not Played:
+                n_events -= 1
+            role, card, self.trick = cast(Played, events[n_events])
+            self.hands[role] |= 1 << card
+            if self.lead >= 0:  # it was led
+                self.leader, self.lead = role, -1
+            else:
+                self.tricks_won[self.leader] -= 1
+                self.leader, self.lead = 1 - role, cast(Trick, events[n_events + 1]).lead
+            self.phase = _PLAY_PHASE
+        else:
+            p, n_events, hand = self._undo.pop()
+            self.phase = p
+            group = _GROUP_BY_PHASE[p]
+            if group is _G_DISCARD:
+                role = _MOVER_BY_PHASE[p]
+                self.hands[role] = hand
+                self.discards[role] = 0
+                if role == ELDER:
+                    self.elder_takes = -1
+                else:
+                    self.younger_takes = -1
+            elif group is _G_LOOK:
+                if p is ELDER_LOOK:
+                    self.elder_looked = None
+                else:
+                    self.younger_looked = None
+            elif group is _G_DECLARE:
+                category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
+                self.decl[role][category] = None
+                self.keys[role][category] = (0, 0)
         for e in events[n_events:]:
             if type(e) is Score:
                 self.scores[e.role][e.component] -= e.points
@@ -528,7 +650,7 @@ class Deal:
         self.hands[role] = (self.hands[role] & ~cards) | taken
         self.discards[role] = cards
         left = (5 - n) if role == ELDER else 8 - self.elder_takes - n
-        self.events.append(Exchange(role, n, left))
+        self.events.append(_new_event(Exchange, (role, n, left)))
         other = 1 - role
         if self.carte_blanche[other]:
             if other == YOUNGER and not self.rules.younger_announces_at_once:
@@ -547,7 +669,7 @@ class Deal:
 
     def _declare(self, p: Phase, action: Action) -> None:
         category, role = _DECLARING_BY_PHASE[p]  # type: ignore[misc]
-        decl = declaration_of(action)
+        decl: Declaration = _DECLARED[category](action)  # declaration_of(action), knowing its kind
         self.decl[role][category] = decl
         key = self.keys[role][category] = declaration_key(category, decl)
         ev = self.events
@@ -595,8 +717,8 @@ class Deal:
         y_key = self.keys[YOUNGER][category]
         if category == POINT and not self.rules.calls_state_value:
             if y_key[0] == e_key[0]:
-                ev.append(AskValue(YOUNGER, y_key[0]))  # "What do they make?" (Law 46)
-                ev.append(CallValue(ELDER, e_key[1]))
+                ev.append(_new_event(AskValue, (YOUNGER, y_key[0])))  # "What do they make?" (Law 46)
+                ev.append(_new_event(CallValue, (ELDER, e_key[1])))
             else:
                 y_key, e_key = (y_key[0], 0), (e_key[0], 0)  # the number of cards decides
         result = (e_key < y_key) - (e_key > y_key) + 1  # 0 good, 1 equal, 2 not good
@@ -650,55 +772,6 @@ class Deal:
         self.phase = _PLAY_PHASE
 
     # ------------------------------------------------------------ play
-
-    def _play(self, c: Card) -> None:
-        """Law 65: one for each card led, one for winning a trick as second player, two for the last."""
-        bit = 1 << c
-        leader = self.leader
-        lead = self.lead
-        hands = self.hands
-        role = leader if lead < 0 else 1 - leader
-        hand = hands[role]
-        if not hand & bit or (lead >= 0 and hand & SUIT_MASKS[lead >> 3] and not bit & SUIT_MASKS[lead >> 3]):
-            self._verify_play(role, c)
-        events = self.events
-        won = self.tricks_won
-        trick = self.trick
-        self._undo.append((_PLAY_PHASE, hands[0], hands[1], leader, lead, trick, won[0], won[1],
-                           len(events), None))
-        self.history.append(PLAYS[c])
-        hands[role] = hand ^ bit
-        events.append(_new_event(Played, (role, c, trick)))
-        counts = self.counting >> c & 1  # p. 19: by agreement nines, eights and sevens count nothing
-        if lead < 0:
-            self.lead = c
-            if trick == 1:
-                self._next_reckoning(YOUNGER_RECKON_POINT)
-            elif counts:
-                self._score(role, S_PLAY, 1)
-            return
-        if c >> 3 == lead >> 3 and c > lead:
-            winner = role
-            points = counts + (trick == 12)
-        else:
-            winner = leader
-            points = 1 if trick == 12 else 0
-        events.append(_new_event(Trick, (winner, trick, lead, c, points)))
-        if points:
-            self._score(winner, S_PLAY, points)
-        won[winner] += 1
-        self.leader = winner
-        self.lead = -1
-        self.trick = trick + 1
-        if self.phase == DONE:
-            return  # the goal is reached (p. 20): the rest is not played
-        if trick == 12:
-            for r in (ELDER, YOUNGER):
-                if won[r] == 12:
-                    self._score(r, S_CARDS, 40)  # capot (Law 66)
-                elif won[r] > 6:
-                    self._score(r, S_CARDS, 10)
-            self.phase = DONE
 
     # ------------------------------------------------------------ scoring
 
@@ -802,8 +875,7 @@ def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discar
             for combo in combinations(cards, n):
                 yield Discard(sum(1 << c for c in combo))
     elif phase in (ELDER_LOOK, YOUNGER_LOOK):
-        yield LookAtLeft(True)
-        yield LookAtLeft(False)
+        yield from LOOK_CHOICES
     elif _DECLARING_BY_PHASE[phase] is not None:
         category, _ = _DECLARING_BY_PHASE[phase]  # type: ignore[misc]
         if category == POINT:
@@ -825,10 +897,32 @@ def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int, min_disca
 
 
 @cache
-def _discard_weights(n: int, most: int, least: int = 1) -> tuple[range, list[int]]:
-    """Sizes of discard and the cumulative number of discards of each size, for uniform sampling."""
+def _discard_weights(n: int, most: int, least: int = 1) -> tuple[range, list[int], float]:
+    """Sizes of discard, the cumulative number of discards of each size and their total, for uniform sampling."""
     sizes = range(least, most + 1)
-    return sizes, list(accumulate(comb(n, k) for k in sizes))
+    cum = list(accumulate(comb(n, k) for k in sizes))
+    return sizes, cum, float(cum[-1])
+
+
+def _sample_discard(hand: Mask, most: int, least: int, rng: random.Random) -> Discard:
+    """A discard chosen uniformly at random: a size weighted by how many discards it has, then the cards.
+
+    The draws are those of ``rng.choices(sizes, cum_weights=cum)[0]`` and ``rng.sample(cards, size)``, written
+    out without their checks of their arguments (the sampling of the exchange cost more than its laws): the
+    same generator gives the same discard.
+    """
+    cards = cards_of(hand)
+    n = len(cards)
+    sizes, cum, total = _discard_weights(n, most, least)
+    size = sizes[bisect_right(cum, rng.random() * total, 0, len(cum) - 1)]
+    # rng.sample's way with a population this small (at most 21): draw from a pool, filling each gap from its end.
+    randbelow: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # what rng.sample uses
+    m = 0
+    for i in range(size):
+        j = randbelow(n - i)
+        m |= 1 << cards[j]
+        cards[j] = cards[n - i - 1]
+    return Discard(m)
 
 
 def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random,
@@ -839,17 +933,17 @@ def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: ran
             hand &= SUIT_MASKS[lead >> 3]
         return PLAYS[rng.choice(cards_of(hand))]
     if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
-        cards = cards_of(hand)
-        sizes, cum = _discard_weights(len(cards), max_discard, min_discard)
-        n = rng.choices(sizes, cum_weights=cum)[0]
-        m = 0
-        for c in rng.sample(cards, n):
-            m |= 1 << c
-        return Discard(m)
+        return _sample_discard(hand, max_discard, min_discard, rng)
     options = list(legal_iter(phase, hand, lead, max_discard))
     if not options:
         raise IllegalAction("the deal is over")
     return rng.choice(options)
+
+
+#: For each suit and each byte of that suit, the plays of its cards in display order (high first), as
+#: ``cards_of`` lists them: sampling a card takes it from here, allocating nothing when following suit.
+_SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[c] for c in cards) for cards in by_byte) for by_byte in SUIT_BYTE_CARDS)
 
 
 class LegalActions:
@@ -884,15 +978,27 @@ class LegalActions:
         """A legal action chosen uniformly at random."""
         d = self.deal
         if d.phase is _PLAY_PHASE:
+            # The hot path of the play: the plays of each suit's cards are tabled (see ``_SUIT_PLAYS``).
             lead = d.lead
-            hand = d.hands[d.leader if lead < 0 else 1 - d.leader]
-            suit = lead >> 3
-            if lead >= 0 and hand & SUIT_MASKS[suit]:
-                cards: Sequence[Card] = SUIT_BYTE_CARDS[suit][hand >> (8 * suit) & 0xFF]
+            if lead < 0:
+                hand = d.hands[d.leader]
             else:
-                cards = cards_of(hand)
-            return PLAYS[cards[int(rng.random() * len(cards))]]
-        if d.to_move is None:
+                hand = d.hands[1 - d.leader]
+                suit = lead >> 3
+                plays: Sequence[Play] = _SUIT_PLAYS[suit][hand >> (8 * suit) & 0xFF]
+                if plays:  # he must follow suit (Law 59)
+                    return plays[floor(rng.random() * len(plays))]  # floor: int() of a positive float, faster
+            p0, p1, p2, p3 = _SUIT_PLAYS
+            plays = [*p0[hand & 0xFF], *p1[hand >> 8 & 0xFF], *p2[hand >> 16 & 0xFF], *p3[hand >> 24]]
+            return plays[floor(rng.random() * len(plays))]
+        p = d.phase
+        group = _GROUP_BY_PHASE[p]
+        if group is _G_DISCARD:
+            role = _MOVER_BY_PHASE[p]
+            return _sample_discard(d.hands[role], d.max_discard(role), d.min_discard(role), rng)
+        if group is _G_LOOK:
+            return rng.choice(LOOK_CHOICES)
+        if group is _G_OVER:
             raise IllegalAction("the deal is over")
         phase, hand, lead, most, least = self._args()
         return legal_sample(phase, hand, lead, most, rng, least)
