@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from math import floor
 
 from piquet.core.deal import DONE, Deal, Phase, full_declarations
 
@@ -47,34 +48,41 @@ def engine_deal(rng: random.Random) -> int:
 
 
 def bare_deal(rng: random.Random) -> int:
-    r = rng.random
-    keys = [r() for _ in range(32)]
+    """A deal with no checks, no log and no scoring but the point and the play, drawing its random numbers the
+    way the engine does (``floor(random() * n)``, a partial shuffle for the cards put out)."""
+    rand = rng.random
+    keys = [rand() for _ in range(32)]
     pack = sorted(range(32), key=keys.__getitem__)
-    hands = [pack[0:12], pack[12:24]]
     stock = pack[24:]
-    k = rng.randint(1, 5)
-    out = rng.sample(hands[0], k)
-    hands[0] = [c for c in hands[0] if c not in out] + stock[:k]
-    m = rng.randint(1, 8 - k)
-    out = rng.sample(hands[1], m)
-    hands[1] = [c for c in hands[1] if c not in out] + stock[k:k + m]
+    elder = pack[0:12]
+    k = 1 + floor(rand() * 5)
+    for j in range(k):  # k cards out: the first k of a partial shuffle
+        i = j + floor(rand() * (12 - j))
+        elder[j], elder[i] = elder[i], elder[j]
+    younger = pack[12:24]
+    n = 1 + floor(rand() * (8 - k))
+    for j in range(n):
+        i = j + floor(rand() * (12 - j))
+        younger[j], younger[i] = younger[i], younger[j]
+    hands = [elder[k:] + stock[:k], younger[n:] + stock[k:k + n]]
     score = [0, 0]
-    counts = [[0] * 4, [0] * 4]
-    for r in (0, 1):
-        for c in hands[r]:
-            counts[r][c >> 3] += 1
-    p0, p1 = max(counts[0]), max(counts[1])
+    points = []
+    for h in hands:
+        counts = [0, 0, 0, 0]
+        for c in h:
+            counts[c >> 3] += 1
+        points.append(max(counts))
+    p0, p1 = points
     if p0 != p1:
         score[0 if p0 > p1 else 1] += max(p0, p1)
     leader = 0
     for trick in range(12):
         h = hands[leader]
-        lead = h.pop(rng.randrange(len(h)))
+        lead = h.pop(floor(rand() * len(h)))
         score[leader] += 1
         f = hands[1 - leader]
         same = [i for i, c in enumerate(f) if c >> 3 == lead >> 3]
-        i = rng.choice(same) if same else rng.randrange(len(f))
-        c = f.pop(i)
+        c = f.pop(same[floor(rand() * len(same))] if same else floor(rand() * len(f)))
         if c >> 3 == lead >> 3 and c > lead:
             leader = 1 - leader
             score[leader] += 2 if trick == 11 else 1
