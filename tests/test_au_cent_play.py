@@ -347,7 +347,7 @@ def test_replay_tells_the_games(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "Deal 1 (game 1, deal 1)" in out and "Deal 2 (game 1, deal 2)" in out
     assert "Game 1 begins: both players at nothing" in out
-    assert "Bob discards nothing and takes in nothing (p. 17); three left in the stock." in out
+    assert "Bob keeps all his cards, discarding none (p. 17); three left in the stock." in out
     # The elder states what his point makes; the younger answers at once (p. 18).
     assert 'Ann: "Seven cards."\n    Ann: "Sixty-five."\n    Bob: "Good."' in out
     assert "What do they make?" not in out
@@ -444,7 +444,7 @@ def test_a_whole_partie_au_cent_at_the_terminal(monkeypatch: pytest.MonkeyPatch,
     assert cut[3] == lower
     assert "Deal first?" not in text and "by two or by three" not in text
     # The younger kept his hand.
-    assert keeper.kept and "You discard nothing and take in nothing (p. 17)" in text
+    assert keeper.kept and "You keep all your cards, discarding none (p. 17)" in text
     assert "Game 1 · deal 1" in text and "Game 2 begins, a hundred up" in text
     # Seed 1: each wins a game, told in the second person for the person (p. 20).
     assert re.search(r"Computer reaches one hundred[\w -]* on [\w ,]+ \(Law 67\): game 1 to Computer, \d+ to \d+",
@@ -505,7 +505,7 @@ def test_an_empty_answer_keeps_the_younger_hand(monkeypatch: pytest.MonkeyPatch)
     assert run_play(args("--rules", "au-cent", "--seed", "3"), Console(file=out, width=100)) == 0
     text = out.getvalue()
     assert "Younger hand: exchange up to four, or none (p. 17)." in text
-    assert "You discard nothing and take in nothing (p. 17); four left in the stock." in text
+    assert "You keep all your cards, discarding none (p. 17); four left in the stock." in text
     assert "Name the cards" not in text and "Not allowed" not in text
 
 

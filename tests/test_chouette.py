@@ -21,7 +21,6 @@ from piquet.cli.terminal import TerminalTable
 from piquet.core.actions import Action, Discard, Play
 from piquet.core.cards import card_name, rank_of
 from piquet.core.deal import Deal, IllegalAction
-from piquet.core.events import CARTE_BLANCHE_SHOWN, PLAY, SHOW
 from piquet.core.observation import Observation
 from piquet.core.partie import Partie
 from piquet.players.base import RandomPlayer, SimplePlayer
@@ -159,8 +158,7 @@ def test_the_single_player_sees_his_hand_and_the_pair_theirs() -> None:
         pair_cards = deal.dealt[pair.role] | deal.hands[pair.role] | pair.taken
         public = alone.seen_left
         for e in alone.events:
-            if e.kind in (SHOW, CARTE_BLANCHE_SHOWN, PLAY):
-                public |= e.cards
+            public |= e.revealed
         assert alone.visible_cards() & pair_cards & ~public == 0  # nothing of theirs the laws hide
         actor = match.to_act()
         assert actor is not None

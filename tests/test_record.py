@@ -99,7 +99,7 @@ def test_example_human_output(capsys: pytest.CaptureFixture[str]) -> None:
     for line in ("Deal 1 of 6: Bob (B) deals; Ann (A) is elder hand.",
                  "Ann discards KS 8C 7C 9D 8D and takes in 9S 8S KH 9C KD.",
                  'Ann: "Five cards."', 'Bob: "What do they make?"', 'Ann: "Forty-nine."',
-                 'Ann: "Quart major in hearts: nine."', 'Bob: "Four tens: fourteen."',
+                 'Ann: "Quart major in hearts: nine. AH KH QH JH"', 'Bob: "Four tens: fourteen. 10S 10H 10C 10D"',
                  'Ann: "And the cards, ten: twenty-eight."',
                  "The partie is unfinished: 1 of 6 deals played."):
         assert line in out

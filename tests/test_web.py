@@ -29,7 +29,7 @@ from piquet.cli.main import build_parser
 from piquet.core.actions import PLAYS, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
 from piquet.core.cards import RANK_MASKS, card_name, card_words, cards_of, mask_of, parse_card
 from piquet.core.deal import Deal, deal_from_pack
-from piquet.core.events import CARTE_BLANCHE_SHOWN, ELDER, LOOK, NAME_SET, PLAY, SETS, SHOW, YOUNGER
+from piquet.core.events import ELDER, EVENT_KINDS, SETS, YOUNGER, CarteBlancheShown, Look, NameSet, Play, Show
 from piquet.core.partie import Partie, cut_for_deal
 from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, Rules, rules_named
 from piquet.players.levels import make_player
@@ -66,8 +66,8 @@ def public_cards(deal: Deal) -> int:
     m = 0
     sets_shown = deal.rules.name != AU_CENT.name  # what the laws say, not what the rules object answers
     for e in deal.events:
-        if e.kind in (PLAY, CARTE_BLANCHE_SHOWN, LOOK) or (e.kind == SHOW and (sets_shown or e.value != SETS)):
-            m |= e.cards
+        if type(e) in (Play, CarteBlancheShown, Look) or (type(e) is Show and (sets_shown or e.category != SETS)):
+            m |= e.revealed
     return m
 
 
@@ -126,7 +126,14 @@ def cards_named(obj: object) -> set[str]:
 
 
 _CARD_LISTS = ("dealt", "hand", "discard", "taken", "seen_left")
-_SEPARATE = {*_CARD_LISTS, "lead", "events", "last_deal", "cut", "deal_history"}
+_SEPARATE = {*_CARD_LISTS, "lead", "events", "lines", "last_deal", "cut", "deal_history"}
+
+
+def said_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The narrator's lines a seat was sent, but the answer to "Which king do you not reckon?", which names
+    the card not reckoned, wherever it is (p. 92)."""
+    assert all(ln.keys() == {"speaker", "kind", "role", "trick", "text", "segments"} for ln in lines)
+    return [ln for ln in lines if ln["kind"] != "answer_set"]
 
 
 class HiddenChecker:
@@ -158,6 +165,9 @@ class HiddenChecker:
         rest = {k: x for k, x in v.items() if k not in _SEPARATE}
         leaked = (own | cards_named(rest)) - current
         assert not leaked, f"seat {seat} was sent {sorted(leaked)} (hidden) at version {msg['version']}"
+        # The narrator's lines, made from the seat's observation: every card they name, text and segments.
+        leaked = cards_named(said_lines(v["lines"])) - current
+        assert not leaked, f"seat {seat} was told {sorted(leaked)} (hidden) at version {msg['version']}"
         # The events' JSON objects are made once and shared by later views: each is checked once
         # per seat (what a seat may see only grows during a deal).
         for e in v["events"]:
@@ -177,7 +187,7 @@ class HiddenChecker:
         if ld is not None:
             # A finished deal's summary is one shared object: check it once per seat.
             if (id(ld), seat) not in self.checked:
-                leaked = cards_named(ld) - previous
+                leaked = cards_named({**ld, "lines": said_lines(ld["lines"])}) - previous
                 assert not leaked, f"seat {seat} was sent {sorted(leaked)} of the last deal"
                 self.checked.add((id(ld), seat))
                 self.kept.append(ld)
@@ -185,16 +195,12 @@ class HiddenChecker:
             raise AssertionError("no last_deal after the first deal")
 
 
-_EVENT_KEYS = {"kind", "role", "cards", "value", "detail"}
-
-
 def check_event(seat: str, e: dict[str, Any], current: set[str]) -> None:
-    """An event's JSON: its cards, and nothing else that could name one."""
-    assert e.keys() == _EVENT_KEYS and e["role"] in ("elder", "younger"), e
-    assert e["kind"].isidentifier() and e["kind"].islower(), e
-    assert type(e["value"]) is int and type(e["detail"]) is int, e
-    assert all(type(c) is str for c in e["cards"]), e
-    leaked = set(e["cards"]) - current
+    """An event's JSON: its named fields, its cards, and nothing else that could name one."""
+    assert e.keys() == {"kind", *EVENT_KINDS[e["kind"]]._fields} and e["role"] in ("elder", "younger"), e
+    named = [*e.get("cards", []), *(e[k] for k in ("card", "lead", "follow") if k in e)]
+    assert all(type(c) is str for c in named), e
+    leaked = set(named) - current
     assert not leaked, f"seat {seat} was sent {sorted(leaked)} (hidden) in {e}"
 
 
@@ -410,20 +416,20 @@ def check_au_cent_secrets(table: Table, views: dict[str, dict[str, Any]], seen: 
     deal = partie.deals[i]
     named = 0
     for k, e in enumerate(deal.events):
-        if e.kind != NAME_SET or (i, k) in seen:
+        if not isinstance(e, NameSet) or (i, k) in seen:
             continue
         seen.add((i, k))
         named += 1
         kept = (deal.dealt[e.role] & ~deal.discards[e.role]) | mask_of(deal.taken(e.role))
-        assert (RANK_MASKS[e.detail] & kept).bit_count() >= e.value
-        secret = {card_name(c) for c in cards_of(RANK_MASKS[e.detail] & kept)} - allowed_in_deal(
+        assert (RANK_MASKS[e.rank] & kept).bit_count() >= e.size
+        secret = {card_name(c) for c in cards_of(RANK_MASKS[e.rank] & kept)} - allowed_in_deal(
             deal, public_cards(deal))[1 - e.role]
         other = partie.seat(i, 1 - e.role)
         v = views[other]  # the deal in play (the cut and the last deal are other cards)
         shown = cards_named({key: x for key, x in v.items() if key not in ("cut", "last_deal")})
         assert not secret & shown, f"{other} was shown {sorted(secret & shown)} of a set named, not shown"
-        assert all(x["cards"] == [] for x in v["events"] if x["kind"] == "name_set" or (
-            x["kind"] == "score" and x["detail"] == 3)), "a set named, or its score, names cards"
+        assert all(x.get("cards", []) == [] for x in v["events"] if x["kind"] == "name_set" or (
+            x["kind"] == "score" and x["component"] == "sets")), "a set named, or its score, names cards"
     if deal.carte_blanche[YOUNGER] and deal.elder_takes < 0:
         told = [e for e in views[partie.seat(i, ELDER)]["events"] if e["kind"].startswith("carte_blanche")]
         assert not told, f"the younger's carte blanche was told to the elder before his discard: {told}"
@@ -468,8 +474,13 @@ def test_the_checker_sees_a_leak() -> None:
     checker.check("A", state_message(0, "A", v), cur, prev)
     for leak in ({"hand": v["hand"] + [hidden]}, {"note": f"he holds {hidden}"},
                  {"note": hidden.replace("S", "♠").replace("H", "♥").replace("C", "♣").replace("D", "♦")},
-                 {"events": [*v["events"], {"kind": "show", "role": "younger", "cards": [hidden], "value": 0,
-                                            "detail": 0}]},
+                 {"events": [*v["events"], {"kind": "show", "role": "younger", "category": "point",
+                                            "cards": [hidden], "points": 0}]},
+                 {"lines": [*v["lines"], {"speaker": None, "kind": "play", "role": "younger", "trick": 1,
+                                          "text": "", "segments": [{"cards": [hidden]}]}]},
+                 {"lines": [*v["lines"], {"speaker": None, "kind": "play", "role": "younger", "trick": 1,
+                                          "text": f"Bob leads the {card_words(parse_card(hidden))}.",
+                                          "segments": []}]},
                  {"options": [{"kind": "play", "cards": [hidden]}]},
                  {"settlement": {"words": f"He kept the {card_words(parse_card(hidden))}."}}):
         with pytest.raises(AssertionError):

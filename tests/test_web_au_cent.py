@@ -175,7 +175,7 @@ def test_the_younger_may_keep_all_at_au_cent(client: TestClient, db: str) -> Non
         assert after["type"] == "state" and after["version"] == msg["version"] + 1
         assert after["view"]["hand"] == hand and after["view"]["discard"] == [] and after["view"]["taken"] == []
         exchange = [e for e in after["view"]["events"] if e["kind"] == "exchange" and e["role"] == "younger"]
-        assert [(e["value"], e["detail"]) for e in exchange] == [(0, after["view"]["stock_left"])]
+        assert [(e["taken"], e["left"]) for e in exchange] == [(0, after["view"]["stock_left"])]
     record = PartieRecord.from_json(stored(db, t["table"])[1])
     assert record.deals[0].younger_discard == ()
     # The elder must discard at least one, at au cent too (Law 21).

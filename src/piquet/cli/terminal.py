@@ -60,19 +60,14 @@ from piquet.core.combinations import (
 )
 from piquet.core.deal import IllegalAction, Phase, full_declarations
 from piquet.core.events import (
-    CALL_POINT,
-    CALL_SEQUENCE,
-    CALL_SET,
-    CALL_VALUE,
     ELDER,
-    EXCHANGE,
-    LOOK,
-    PLAY,
     POINT,
-    S_PLAY,
-    SCORE,
     SEQUENCES,
     YOUNGER,
+    CallPoint,
+    CallSequence,
+    CallSet,
+    CallValue,
 )
 from piquet.core.observation import Observation, first_card
 from piquet.core.partie import Partie, other_seat
@@ -82,7 +77,7 @@ from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_
 from piquet.players.runner import GameListener, PartieRunner, new_seed
 from piquet.records.record import RecordError, load_record, record_of, replay
 from piquet.records.replay import deal_games, game_won_words, tally_words
-from piquet.talk.words import Narrator, number_words, settlement_words
+from piquet.talk.words import Cards, Line, Narrator, narrate, number_words, settlement_words
 
 HUMAN, COMPUTER = "A", "B"
 _CATEGORY_NAMES = ("point", "sequences", "quatorzes and trios")
@@ -97,9 +92,6 @@ _COMMON_HELP = (
 )
 _NONE = {"none", "nothing", "no", "n", "pass", "-"}
 _YES = {"y", "yes"}
-#: Third-person narration turned to the second person, when the person is called "You".
-_YOU_VERBS = re.compile(r"\bYou (shows|discards|looks|leads|plays|adds|does|reaches)\b")
-_SECOND_PERSON = {"does": "do", "reaches": "reach"}
 
 
 class Quit(Exception):
@@ -128,16 +120,6 @@ class GuardedPlayer:
 
     def deal_by(self) -> int:
         return self.player.deal_by()
-
-
-def _second_person(text: str) -> str:
-    """``You discards five and takes in five`` -> ``You discard five and take in five``."""
-    if "You " not in text:
-        return text
-    text = _YOU_VERBS.sub(lambda m: "You " + _SECOND_PERSON.get(m.group(1), m.group(1)[:-1]), text)
-    if text.startswith("You "):
-        text = text.replace(" and takes in ", " and take in ").replace(" he left", " you left")
-    return text
 
 
 def _capital(text: str) -> str:
@@ -189,7 +171,6 @@ class TerminalTable(GameListener):
         self.advisor = SimplePlayer()
         self.narrator = Narrator()
         self.told = 0  # events of the deal in progress already told
-        self.led = -1  # the card led to the trick in progress, as told
         self.again = False  # the last answer was refused: ask again without the preamble
         self.role_names = ("", "")
         self.human_role = ELDER
@@ -496,14 +477,14 @@ class TerminalTable(GameListener):
                      f"of {obs.partie.deals_in_partie}).")
 
     def show_tricks(self, obs: Observation) -> None:
-        plays = [e for e in obs.events if e.kind == PLAY]
-        if not plays:
+        lines = [ln for ln in narrate(obs.events, self.role_names) if ln.kind in ("play", "trick")]
+        if not lines:
             self.say("No card has been played yet.")
-        for i in range(0, len(plays), 2):
-            pair = plays[i:i + 2]
-            text = ", ".join(f"{self.role_names[e.role]} {'leads' if j == 0 else 'plays'} "
-                             f"{self.card(first_card(e.cards))}" for j, e in enumerate(pair))
-            self.say(f"  {i // 2 + 1:>2}. {_second_person(text)}")
+        rows: dict[int, list[str]] = {}
+        for ln in lines:
+            rows.setdefault(ln.trick or 0, []).append(self.render(ln).rstrip("."))
+        for number, said in rows.items():
+            self.say(f"  {number:>2}. {', '.join(said)}.")
 
     # ------------------------------------------------------------ the listener
 
@@ -541,7 +522,6 @@ class TerminalTable(GameListener):
         self.human_role = partie.role(index, self.me)
         self.narrator = Narrator(self.role_names)
         self.told = 0
-        self.led = -1
         self.say()
         you = f"{self.we('are', 'is', start=False)} {'elder' if elder_seat == self.me else 'younger'} hand"
         deals = self.we("deal", "deals") if dealer == self.me else f"{self.name(self.them)} deals"
@@ -601,7 +581,7 @@ class TerminalTable(GameListener):
     # ------------------------------------------------------------ telling what happens
 
     def tell(self, partie: Partie) -> None:
-        """Tell the deal's new events from the person's observation, in the game's words."""
+        """Tell the deal's new events from the person's observation: the narrator's lines, a trick a row."""
         obs = partie.observation(self.me)
         new = obs.events[self.told:]
         self.told = len(obs.events)
@@ -610,53 +590,50 @@ class TerminalTable(GameListener):
         # (p. 92); the computer's holding is not known here, so it is never shown asking.
         held = obs.dealt | obs.taken | obs.seen_left
         self.narrator.viewer_cards = (held, FULL_PACK) if me == ELDER else (FULL_PACK, held)
-        pending = suffix = ""
-        played_by = -1
-        for e in new:
-            lines = list(self.narrator.lines([e]))
-            if e.kind == EXCHANGE and not e.value:  # Piquet au cent: the younger keeps his hand (p. 17)
-                left = f"; {number_words(e.detail)} left in the stock" if e.detail else ""
-                lines = [(None, f"{self.role_names[e.role]} discards nothing and takes in nothing (p. 17){left}.")]
-            if e.kind == SCORE and e.detail == S_PLAY and pending and lines and e.role == played_by:
-                # The player's count said with the card he played: "Ten."
-                pending += f"  [{self._colour(e.role)}]“{escape(lines[0][1])}”[/]"
-                continue
-            if pending and (lines or e.kind == PLAY):
-                self.say(pending + suffix)
-                pending = suffix = ""
-            if e.kind == PLAY:
-                c = first_card(e.cards)
-                played_by = e.role
-                text = escape(_second_person(lines[0][1])) if lines else ""
-                if self.led < 0:
-                    self.led = c
-                    pending = f"  {text}"
+        row: list[str] = []  # the trick in progress: its cards, the counts said with them, its winner
+        number = 0
+        for line in self.narrator.lines(new, hold=True):
+            if line.trick is not None:
+                if line.kind == "play" and line.trick != number and row:
+                    self.say("".join(row))
+                    row = []
+                number = line.trick
+                if not row and line.kind != "play":
+                    self.say_line(line)  # said after other words: "Computer: “Eleven.”"
+                elif line.kind == "play":
+                    row.append(("  " if not row else "    ") + self.render(line))
+                elif line.kind == "trick":
+                    row.append(f"  [dim]— {self.render(line)}[/]")
                 else:
-                    wins = suit_of(c) == suit_of(self.led) and c > self.led
-                    winner = e.role if wins else 1 - e.role
-                    mine = winner == me and not self.acting
-                    whose = "your trick" if mine else f"{escape(self.role_names[winner])}'s trick"
-                    pending, suffix = f"    {text}", f"  [dim]— {whose}[/]"
-                    self.led = -1
+                    row.append(f"  [{self._colour(line.role)}]“{self.render(line)}”[/]")
                 continue
-            for role, text in lines:
-                self.say_line(role, text)
-            if e.kind == EXCHANGE and e.role == me and obs.taken:
+            if row:
+                self.say("".join(row))
+                row = []
+            self.say_line(line)
+            if line.kind == "exchange" and line.role == me and obs.taken:
                 self.say(f"  {self.we('take', 'takes')} in {self.cards(obs.taken)}.", style="italic")
-            if e.kind == LOOK and e.role == me and e.value and me == ELDER and obs.seen_left:
+            if line.kind == "look" and line.role == me and me == ELDER and obs.seen_left:
                 self.say(f"  The cards {self.we('left', 'left', start=False)}: {self.cards(obs.seen_left)}.",
                          style="italic")
-        if pending:
-            self.say(pending + suffix)
+        if row:
+            self.say("".join(row))
+
+    def render(self, line: Line) -> str:
+        """A line's words, its cards by name (with suit symbols when asked), the rest escaped."""
+        def cards(c: Cards) -> str:
+            return escape(c.plain) if c.words else self.cards(c.mask)
+        return "".join(escape(s) if isinstance(s, str) else cards(s) for s in line.segments)
 
     def _colour(self, role: int) -> str:
         return "green" if role == self.human_role else "cyan"
 
-    def say_line(self, role: int | None, text: str) -> None:
-        if role is None:
-            self.say("  " + escape(_second_person(text)))
+    def say_line(self, line: Line) -> None:
+        if line.speaker is None:
+            self.say("  " + self.render(line))
         else:
-            self.say(f"  [bold {self._colour(role)}]{escape(self.role_names[role])}[/]: “{escape(text)}”")
+            role = line.speaker
+            self.say(f"  [bold {self._colour(role)}]{escape(self.role_names[role])}[/]: “{self.render(line)}”")
 
     # ------------------------------------------------------------ score cards
 
@@ -789,17 +766,18 @@ def _below_call(obs: Observation, category: int, best: Mask) -> bool:
     For the point only the number of cards is compared before "What do they make?" (Law 62); at Piquet
     au cent the elder has called what it makes too (p. 18).
     """
-    kind = (CALL_POINT, CALL_SEQUENCE, CALL_SET)[category]
-    call = next((e for e in reversed(obs.events) if e.kind == kind), None)
-    if call is None:
-        return False
-    if category == POINT:
-        stated = next((e for e in reversed(obs.events) if e.kind == CALL_VALUE), None)
+    kind = (CallPoint, CallSequence, CallSet)[category]
+    call = next((e for e in reversed(obs.events) if type(e) is kind), None)
+    if isinstance(call, CallPoint):
+        stated = next((e for e in reversed(obs.events) if isinstance(e, CallValue)), None)
         if obs.rules.calls_state_value and stated is not None:
-            return point_key(best) < (call.value, stated.value)
-        return point_key(best)[0] < call.value
-    mine = sequence_key(best) if category == SEQUENCES else set_key(best)
-    return mine < (call.value, call.detail)
+            return point_key(best) < (call.length, stated.value)
+        return point_key(best)[0] < call.length
+    if isinstance(call, CallSequence):
+        return sequence_key(best) < (call.length, call.head)
+    if isinstance(call, CallSet):
+        return set_key(best) < (call.size, call.rank)
+    return False
 
 
 # ---------------------------------------------------------------- the command

@@ -25,9 +25,6 @@ from piquet.core.combinations import sequence_name
 from piquet.core.deal import Deal, Phase
 from piquet.core.events import (
     ELDER,
-    EXCHANGE,
-    GAME,
-    PLAY,
     S_CARDS,
     S_CARTE_BLANCHE,
     S_PIQUE,
@@ -36,15 +33,18 @@ from piquet.core.events import (
     S_REPIQUE,
     S_SEQUENCES,
     S_SETS,
-    SCORE,
     SCORE_KINDS,
     YOUNGER,
-    Event,
+    Exchange,
+    GameWon,
+    Play,
+    Score,
+    Trick,
 )
 from piquet.core.partie import Partie, other_seat
 from piquet.core.rules import Game
 from piquet.records.record import PartieRecord, RecordError, load_record, replay
-from piquet.talk.words import Narrator, number_words, settlement_words
+from piquet.talk.words import Cards, Narrator, number_words, settlement_words, verb
 
 #: Score-card rows, in the order of the score kinds (Law 67).
 _ROWS = ("carte blanche", "point", "sequences", "quatorzes and trios", "play", "the cards", "pique", "repique")
@@ -94,25 +94,27 @@ def reaching_words(deal: Deal) -> str:
     """What took the winner of a game to the goal, the score last counted in Law 67's order: ``the point``,
     ``the lead of the knave of hearts at trick 5``, ``a quatorze``; empty if the deal won no game."""
     events = deal.events
-    at = next((i for i in range(len(events) - 1, -1, -1) if events[i].kind == GAME), None)
-    score = next((e for e in reversed(events[:at]) if e.kind == SCORE), None) if at is not None else None
-    if score is None:
+    at = next((i for i in range(len(events) - 1, -1, -1) if type(events[i]) is GameWon), None)
+    found = next((i for i in range(at - 1, -1, -1) if type(events[i]) is Score), None) if at is not None else None
+    if found is None:
         return ""
-    kind = score.detail
+    score = events[found]
+    assert isinstance(score, Score)
+    kind = score.component
     if kind == S_PLAY:
-        play = next(e for e in reversed(events[:at]) if e.kind == PLAY)
-        card = card_words(play.cards.bit_length() - 1)
-        led = sum(1 for e in events[:at] if e.kind == PLAY and e.value == play.value) == 1
-        if led:
-            return f"the lead of the {card} at trick {play.value}"
-        last = " and the last trick" if play.value == 12 else ""
-        return f"the {card} winning trick {play.value}{last}"
+        before = next(e for e in reversed(events[:found]) if type(e) in (Play, Trick))
+        if isinstance(before, Play):  # the score follows the card led (Law 65)
+            return f"the lead of the {card_words(before.card)} at trick {before.trick}"
+        assert isinstance(before, Trick)
+        card = card_words(before.lead if before.leader == before.winner else before.follow)
+        last = " and the last trick" if before.number == 12 else ""
+        return f"the {card} winning trick {before.number}{last}"
     if kind == S_SEQUENCES and score.cards:
         return f"a {sequence_name(score.cards)}"
     if kind == S_SETS:
-        return "a quatorze" if score.value == 14 else "a trio"
+        return "a quatorze" if score.points == 14 else "a trio"
     if kind == S_CARDS:
-        return "the capot" if score.value == 40 else "the cards"
+        return "the capot" if score.points == 40 else "the cards"
     return {S_CARTE_BLANCHE: "the carte blanche", S_POINT: "the point", S_SEQUENCES: "the sequences",
             S_PIQUE: "the pique", S_REPIQUE: "the repique"}.get(kind, "the last score")
 
@@ -278,25 +280,25 @@ class _Writer:
             interrupted = not score
             trick.clear()
 
-        for e in d.events:
-            if e.kind == SCORE and e.detail == S_PLAY:
-                list(narrator.lines([e]))  # keeps the count: shown at the end of the trick
-                continue
-            if e.kind == PLAY and e.value == number:
-                list(narrator.lines([e]))
-                trick.append(f"{names[e.role]} plays {format_cards(cards_of(e.cards))}")
-                continue
-            flush(score=e.kind == PLAY or e.kind == SCORE and e.detail == S_CARDS)
-            lines = list(narrator.lines([e]))
-            if e.kind == PLAY:
-                number = e.value
-                interrupted = False
-                trick.append(f"{names[e.role]} leads {format_cards(cards_of(e.cards))}")
-            elif e.kind == EXCHANGE:
+        def short(cards: Cards) -> str:
+            return format_cards(cards_of(cards.mask))
+
+        for line in narrator.lines(d.events):
+            if line.trick is not None:
+                if line.kind == "play" and line.trick != number:
+                    flush()
+                    number, interrupted = line.trick, False
+                if line.kind in ("play", "trick"):
+                    trick.append(line.render(short).rstrip("."))
+                continue  # the counts in the play: shown at the end of the trick
+            flush(score=line.kind == "count")
+            if line.kind == "exchange":
+                e = next(e for e in d.events if isinstance(e, Exchange) and e.role == line.role)
                 self.say(f"  {_exchange(d, e, names)}")
+            elif line.speaker is not None:
+                self.say(f"    {names[line.speaker]}: \"{line.text}\"")
             else:
-                for who, text in lines:
-                    self.say(f"    {names[who]}: \"{text}\"" if who is not None else f"  {text}")
+                self.say(f"  {line.text}")
         flush()
 
     def deal_card(self, d: Deal, names: tuple[str, str], mult: int) -> None:
@@ -357,15 +359,16 @@ def _by_suits(mask: Mask) -> str:
     return "  ".join(format_cards(cards_of(mask & m)) for m in SUIT_MASKS if mask & m)
 
 
-def _exchange(d: Deal, e: Event, names: tuple[str, str]) -> str:
+def _exchange(d: Deal, e: Exchange, names: tuple[str, str]) -> str:
     role = e.role
-    if not e.value:  # Piquet au cent: the younger need not discard (p. 17)
-        left = f"; {number_words(e.detail)} left in the stock" if e.detail else ""
-        return f"{names[role]} discards nothing and takes in nothing (p. 17){left}."
+    if not e.taken:  # Piquet au cent: the younger need not discard (p. 17)
+        left = f"; {number_words(e.left)} left in the stock" if e.left else ""
+        his = "your" if names[role] == "You" else "his"
+        return f"{verb(names[role], 'keeps')} all {his} cards, discarding none (p. 17){left}."
     taken = format_cards(d.taken(role))
-    left = f"; {e.detail} left in the stock" if e.detail else ""
-    return (f"{names[role]} discards {format_cards(cards_of(d.discards[role]))} "
-            f"and takes in {taken}{left}.")
+    left = f"; {e.left} left in the stock" if e.left else ""
+    return (f"{verb(names[role], 'discards')} {format_cards(cards_of(d.discards[role]))} "
+            f"and {'take' if names[role] == 'You' else 'takes'} in {taken}{left}.")
 
 
 # ---------------------------------------------------------------- the command

@@ -1,14 +1,28 @@
-"""The table talk: events told in the words players use (p. 86-105).
+"""The table talk: events told in the words players use (p. 86-105), once, for every interface.
+
+The narrator turns the event log into ``Line`` values: who speaks (a role, or ``None`` for the
+narrator), what the line tells (``kind``), and its words as segments, plain text and ``Cards``
+(card references a page draws as card spans and a terminal prints by name).  The terminal, the
+chouette, ``piquet replay`` and the browser all show these lines; none makes its own.
+
+Names come as a mapping by role; "You" takes the second person ("You lead", "You are dealt").
+Declarations are told in Law 67's order, point, then sequences, then sets, for both hands: the
+younger's showings, which the engine logs as he reckons them, are told sorted by category.
 
 >>> number_words(49)
 'forty-nine'
->>> [t for _, t in Narrator().lines(_example_events())][:4]
+>>> [line.text for line in Narrator().lines(_example_events())][:4]
 ['Five cards.', 'What do they make?', 'Forty-nine.', 'Good.']
+>>> line = narrate([Play(ELDER, 7, 1)], ("You", "Bob"))[0]
+>>> line.text, line.to_json()["segments"][1]
+('You lead the ace of spades.', {'cards': ['AS'], 'words': 'ace of spades'})
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from piquet.core.cards import (
     RANK_MASKS,
@@ -23,30 +37,36 @@ from piquet.core.cards import (
 )
 from piquet.core.combinations import sequence_name, set_name, set_rank, suit_of_mask
 from piquet.core.events import (
-    ASK_VALUE,
-    CALL_POINT,
-    CALL_SEQUENCE,
-    CALL_SET,
-    CALL_VALUE,
-    CARTE_BLANCHE,
-    CARTE_BLANCHE_SHOWN,
-    EXCHANGE,
-    GAME,
-    LOOK,
-    NAME_SET,
-    PLAY,
+    CATEGORIES,
+    ELDER,
     POINT,
     REPLIES,
-    REPLY,
+    ROLES,
     S_CARDS,
     S_CARTE_BLANCHE,
     S_PIQUE,
     S_PLAY,
     S_REPIQUE,
-    SCORE,
     SEQUENCES,
-    SHOW,
+    SETS,
+    YOUNGER,
+    AskValue,
+    CallPoint,
+    CallSequence,
+    CallSet,
+    CallValue,
+    CarteBlanche,
+    CarteBlancheShown,
     Event,
+    Exchange,
+    GameWon,
+    Look,
+    NameSet,
+    Play,
+    Reply,
+    Score,
+    Show,
+    Trick,
 )
 from piquet.core.rules import Rules, Settlement
 
@@ -78,128 +98,295 @@ def _cap(s: str) -> str:
 
 def _in_suit(mask: Mask) -> str:
     s = suit_of_mask(mask)
-    return f"in {SUIT_NAMES[s]}" if s is not None else ""
+    return f" in {SUIT_NAMES[s]}" if s is not None else ""
+
+
+YOU = "You"
+_SECOND = {"is": "are", "has": "have", "does": "do", "was": "were"}
+
+
+def verb(name: str, third: str) -> str:
+    """``name`` and its verb, given in the third person: ``verb("Ann", "leads")`` is ``Ann leads``,
+    ``verb("You", "leads")`` is ``You lead`` ("You" takes the second person)."""
+    if name != YOU:
+        return f"{name} {third}"
+    if third in _SECOND:
+        return f"{name} {_SECOND[third]}"
+    if third.endswith(("ches", "shes", "sses", "xes")):
+        return f"{name} {third[:-2]}"
+    return f"{name} {third[:-1]}" if third.endswith("s") else f"{name} {third}"
+
+
+def _his(name: str) -> str:
+    return "your" if name == YOU else "his"
+
+
+def _he(name: str) -> str:
+    return "you" if name == YOU else "he"
+
+
+def _named(name: str) -> str:
+    """A name inside a sentence: "you", not "You"."""
+    return "you" if name == YOU else name
+
+
+class Cards(NamedTuple):
+    """Cards named in a line: a page draws them as card spans; in plain text they are written by
+    their short names (``AS KS``), or in words (``ace of spades``) when ``words``."""
+
+    mask: Mask
+    words: bool = False
+
+    @property
+    def plain(self) -> str:
+        if self.words:
+            return card_words(self.mask.bit_length() - 1)
+        return format_cards(cards_of(self.mask))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"cards": [card_name(c) for c in cards_of(self.mask)]}
+        if self.words:
+            out["words"] = self.plain
+        return out
+
+
+Segment = str | Cards
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One thing said or done at the table.
+
+    ``speaker``: the role who says it, or ``None`` for the narrator.  ``kind``: what it tells (the
+    event's kind; ``count`` for a score said aloud in the play, ``ask_set``/``answer_set`` for "Which
+    king do you not reckon?" and its answer).  ``role``: whom it is about.  ``trick``: the trick it
+    belongs to (its cards, the counts said in it, its winner), else ``None``.
+    """
+
+    speaker: int | None
+    segments: tuple[Segment, ...]
+    kind: str
+    role: int
+    trick: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The words in plain text, cards by name (or in words where said so)."""
+        return self.render()
+
+    @property
+    def cards(self) -> Mask:
+        """Every card the line names."""
+        m = 0
+        for s in self.segments:
+            if isinstance(s, Cards):
+                m |= s.mask
+        return m
+
+    def render(self, cards: Callable[[Cards], str] | None = None) -> str:
+        """The words, each ``Cards`` written by ``cards`` (default: its plain form)."""
+        return "".join(s if isinstance(s, str) else (cards(s) if cards else s.plain) for s in self.segments)
+
+    def said(self, names: Sequence[str]) -> str:
+        """The line as the table hears it: ``Ann: “Good.”`` for a player's, the words for the narrator's."""
+        return self.text if self.speaker is None else f"{names[self.speaker]}: \u201c{self.text}\u201d"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"speaker": "elder"|"younger"|null, "kind", "role", "trick", "text", "segments": [str | {"cards":
+        [...], "words"?}]}``: what a page is sent."""
+        return {"speaker": None if self.speaker is None else ROLES[self.speaker], "kind": self.kind,
+                "role": ROLES[self.role], "trick": self.trick, "text": self.text,
+                "segments": [s if isinstance(s, str) else s.to_json() for s in self.segments]}
+
+
+def _line(speaker: int | None, kind: str, role: int, *segments: Segment, trick: int | None = None) -> Line:
+    return Line(speaker, tuple(segments), kind, role, trick)
+
+
+_HELD = (Show, NameSet)
 
 
 class Narrator:
     """Turns the event log into lines of talk, keeping each player's running count.
 
-    ``viewer_cards`` gives, for each role, every card he has held (dealt and
-    taken in): a player asks "Which king do you not reckon?" when he does not
-    hold the fourth king himself.  Without it the question is not told.
+    ``names``: the players' names by role ("You" for the viewer, who takes the second person).
+    ``viewer_cards`` gives, for each role, every card he has held (dealt and taken in): a player
+    asks "Which king do you not reckon?" when he does not hold the fourth king himself (p. 92).
+    Without it the question is not told.
+
+    The younger's showings are held until his reckoning ends (the next event that is not a showing
+    or a look), then told in Law 67's order; ``lines(..., hold=True)`` keeps them held at the end of
+    the events given (a terminal telling the deal as it goes), else they are told at the end.
     """
 
-    def __init__(self, names: tuple[str, str] = ("Elder", "Younger"), viewer_cards: tuple[Mask, Mask] | None = None):
-        self.names = names
+    def __init__(self, names: Sequence[str] = ("Elder", "Younger"),
+                 viewer_cards: tuple[Mask, Mask] | None = None):
+        self.names = tuple(names)
         self.viewer_cards = viewer_cards
         self.count = [0, 0]
-        self.scored = [0, 0]  # what the SCORE events have counted
+        self.scored = [0, 0]  # what the Score events have counted
+        self.trick = 0  # the trick of the last card played
+        self._led = False  # a card is led to the trick in progress
+        self._held: list[Show | NameSet] = []
 
-    def lines(self, events: Iterable[Event]) -> Iterator[tuple[int | None, str]]:
-        """(speaker role or None for the narrator, text) for each thing said or done."""
-        n = self.names
+    def lines(self, events: Iterable[Event], *, hold: bool = False) -> Iterator[Line]:
+        """A ``Line`` for each thing said or done."""
         for e in events:
-            r = e.role
-            k = e.kind
-            if k == CARTE_BLANCHE:
-                yield r, "I have a carte blanche."
-            elif k == CARTE_BLANCHE_SHOWN:
-                yield None, f"{n[r]} shows the carte blanche: {format_cards(cards_of(e.cards))}."
-            elif k == EXCHANGE:
-                left = f", leaving {_COUNTS[e.detail]}" if e.detail and r == 0 else (
-                    f"; {_COUNTS[e.detail]} left in the stock" if e.detail else "")
-                if e.value == 0:  # Piquet au cent: the younger need not discard (p. 17)
-                    yield None, f"{n[r]} keeps his cards: he discards none{left}."
-                else:
-                    yield None, f"{n[r]} discards {_COUNTS[e.value]} and takes in {_COUNTS[e.value]}{left}."
-            elif k == LOOK:
-                if e.value and e.cards:
-                    yield None, f"{n[r]} looks at the cards left, and both see them: {format_cards(cards_of(e.cards))}."
-                elif e.value:
-                    yield None, f"{n[r]} looks at the cards he left."
-                else:
-                    yield None, f"{n[r]} does not look at the cards left."
-            elif k == CALL_POINT:
-                yield r, f"{_cap(_COUNTS[e.value])} card{'s' if e.value != 1 else ''}."
-            elif k == ASK_VALUE:
-                yield r, "What do they make?"
-            elif k == CALL_VALUE:
-                yield r, f"{_cap(number_words(e.value))}."
-            elif k == CALL_SEQUENCE:
-                yield r, f"A {_sequence_call(e.value, e.detail)}."
-            elif k == CALL_SET:
-                yield r, f"{_cap(_COUNTS[e.value])} {RANK_PLURALS[e.detail]}?"
-            elif k == REPLY:
-                yield r, f"{REPLIES[e.value]}."
-            elif k == SHOW:
-                yield from self._show(e)
-            elif k == NAME_SET:
-                # Piquet au cent: quatorzes and trios are named, not shown (p. 18).
-                self.count[r] += 14 if e.value == 4 else 3
-                name = f"{'Four' if e.value == 4 else 'Three'} {RANK_PLURALS[e.detail]}"
-                yield r, f"{name}: {number_words(self.count[r])}."
-            elif k == GAME:
-                double = ", a double game" if e.detail == 2 else ""
-                said = ""
-                if self.count != self.scored:
-                    # What was shown but reckons after the goal in Law 67's order does not count.
-                    self.count = list(self.scored)
-                    said = (f"; nothing reckons after it, and the deal stands at {n[0]} "
-                            f"{number_words(self.scored[0])}, {n[1]} {number_words(self.scored[1])}")
-                yield None, f"{n[r]} reaches {number_words(e.value)}: the game{double} (p. 20){said}."
-            elif k == PLAY:
-                verb = "leads" if e.value != self._trick else "plays"
-                self._trick = e.value
-                yield None, f"{n[r]} {verb} the {card_words(_one(e.cards))}."
-            elif k == SCORE:
-                self.scored[r] += e.value
-                yield from self._score(e)
+            if isinstance(e, _HELD) and e.role == YOUNGER and self.trick >= 1:
+                self._held.append(e)  # the younger reckons as he plays to the first trick (Law 67)
+                continue
+            if self._held and type(e) is not Look:
+                yield from self.flush()
+            yield from self._tell(e)
+        if not hold:
+            yield from self.flush()
 
-    _trick = 0
+    def flush(self) -> Iterator[Line]:
+        """The younger's held showings, point, then sequences, then sets (Law 67)."""
+        held = sorted(self._held, key=lambda e: SETS if type(e) is NameSet else e.category)  # type: ignore[union-attr]
+        self._held = []
+        for e in held:
+            yield from self._tell(e)
 
-    def _show(self, e: Event) -> Iterator[tuple[int | None, str]]:
-        r, cat, pts = e.role, e.value, e.detail
+    def _tell(self, e: Event) -> Iterator[Line]:  # noqa: C901 (one case a kind)
+        n = self.names
+        r = e.role
+        name = n[r]
+        t = type(e)
+        if t is CarteBlanche:
+            yield _line(r, e.kind, r, "I have a carte blanche.")
+        elif t is CarteBlancheShown:
+            assert isinstance(e, CarteBlancheShown)
+            yield _line(None, e.kind, r, f"{verb(name, 'shows')} the carte blanche: ", Cards(e.cards), ".")
+        elif t is Exchange:
+            assert isinstance(e, Exchange)
+            left = (f", leaving {_COUNTS[e.left]}" if r == ELDER else f"; {_COUNTS[e.left]} left in the stock"
+                    ) if e.left else ""
+            if e.taken == 0:  # Piquet au cent: the younger need not discard (p. 17)
+                yield _line(None, e.kind, r, f"{verb(name, 'keeps')} all {_his(name)} cards, discarding none "
+                            f"(p. 17){left}.")
+            else:
+                k = _COUNTS[e.taken]
+                yield _line(None, e.kind, r, f"{verb(name, 'discards')} {k} and {'take' if name == YOU else 'takes'}"
+                            f" in {k}{left}.")
+        elif t is Look:
+            assert isinstance(e, Look)
+            if e.looked and e.cards:
+                yield _line(None, e.kind, r, f"{verb(name, 'looks')} at the cards left, and both see them: ",
+                            Cards(e.cards), ".")
+            elif e.looked:
+                yield _line(None, e.kind, r, f"{verb(name, 'looks')} at the cards {_he(name)} left.")
+            else:
+                yield _line(None, e.kind, r, f"{verb(name, 'does')} not look at the cards left.")
+        elif t is CallPoint:
+            assert isinstance(e, CallPoint)
+            yield _line(r, e.kind, r, f"{_cap(_COUNTS[e.length])} card{'s' if e.length != 1 else ''}.")
+        elif t is AskValue:
+            yield _line(r, e.kind, r, "What do they make?")
+        elif t is CallValue:
+            assert isinstance(e, CallValue)
+            yield _line(r, e.kind, r, f"{_cap(number_words(e.value))}.")
+        elif t is CallSequence:
+            assert isinstance(e, CallSequence)
+            yield _line(r, e.kind, r, f"A {_sequence_call(e.length, e.head)}.")
+        elif t is CallSet:
+            assert isinstance(e, CallSet)
+            yield _line(r, e.kind, r, f"{_cap(_COUNTS[e.size])} {RANK_PLURALS[e.rank]}?")
+        elif t is Reply:
+            assert isinstance(e, Reply)
+            yield _line(r, e.kind, r, f"{REPLIES[e.outcome]}.")
+        elif t is Show:
+            assert isinstance(e, Show)
+            yield from self._show(e)
+        elif t is NameSet:
+            assert isinstance(e, NameSet)
+            # Piquet au cent: quatorzes and trios are named, not shown (p. 18).
+            self.count[r] += 14 if e.size == 4 else 3
+            what = f"{'Four' if e.size == 4 else 'Three'} {RANK_PLURALS[e.rank]}"
+            yield _line(r, e.kind, r, f"{what}: {number_words(self.count[r])}.")
+        elif t is GameWon:
+            assert isinstance(e, GameWon)
+            double = ", a double game" if e.double else ""
+            said = ""
+            if self.count != self.scored:
+                # What was shown but reckons after the goal in Law 67's order does not count.
+                self.count = list(self.scored)
+                said = (f"; nothing reckons after it, and the deal stands at {_named(n[0])} "
+                        f"{number_words(self.scored[0])}, {_named(n[1])} {number_words(self.scored[1])}")
+            yield _line(None, e.kind, r, f"{verb(name, 'reaches')} {number_words(e.score)}: the game{double} "
+                        f"(p. 20){said}.")
+        elif t is Play:
+            assert isinstance(e, Play)
+            leads = not self._led
+            self._led = leads
+            self.trick = e.trick
+            yield _line(None, e.kind, r, f"{verb(name, 'leads' if leads else 'plays')} the ", Cards(1 << e.card, True),
+                        ".", trick=e.trick)
+        elif t is Trick:
+            assert isinstance(e, Trick)
+            self._led = False
+            last = "the last trick" if e.number == 12 else "the trick"
+            yield _line(None, e.kind, r, f"{verb(name, 'wins')} {last}.", trick=e.number)
+        elif t is Score:
+            assert isinstance(e, Score)
+            self.scored[r] += e.points
+            yield from self._score(e)
+
+    def _show(self, e: Show) -> Iterator[Line]:
+        r, cat, pts = e.role, e.category, e.points
+        shown = Cards(e.cards)
         if pts == 0:
             what = "point" if cat == POINT else sequence_name(e.cards) if cat == SEQUENCES else set_name(e.cards)
-            yield r, f"Equal: {what} {_in_suit(e.cards)} ({format_cards(cards_of(e.cards))})."
+            yield _line(r, e.kind, r, f"Equal: {what}{_in_suit(e.cards)}: ", shown, ".")
             return
         self.count[r] += pts
         total = number_words(self.count[r])
         if cat == POINT:
-            yield r, f"In {SUIT_NAMES[suit_of_mask(e.cards) or 0]}: {total}."
+            yield _line(r, e.kind, r, f"In {SUIT_NAMES[suit_of_mask(e.cards) or 0]}: {total}. ", shown)
         elif cat == SEQUENCES:
-            yield r, f"{_cap(sequence_name(e.cards))} {_in_suit(e.cards)}: {total}."
+            yield _line(r, e.kind, r, f"{_cap(sequence_name(e.cards))}{_in_suit(e.cards)}: {total}. ", shown)
         else:
-            yield r, f"{_cap(set_name(e.cards))}: {total}."
+            yield _line(r, e.kind, r, f"{_cap(set_name(e.cards))}: {total}. ", shown)
             rank = set_rank(e.cards)
             if e.cards.bit_count() == 3 and rank is not None:
                 missing = RANK_MASKS[rank] & ~e.cards
                 # Asked only where the asker cannot rule out a quatorze (p. 92).
                 if self.viewer_cards is not None and not missing & self.viewer_cards[1 - r]:
-                    yield 1 - r, f"Which {RANK_NAMES[rank]} do you not reckon?"
-                    yield r, f"The {card_words(_one(missing))}."
+                    yield _line(1 - r, "ask_set", 1 - r, f"Which {RANK_NAMES[rank]} do you not reckon?")
+                    yield _line(r, "answer_set", r, "The ", Cards(missing, True), ".")
 
-    def _score(self, e: Event) -> Iterator[tuple[int | None, str]]:
-        r, kind = e.role, e.detail
-        n = self.names
+    def _score(self, e: Score) -> Iterator[Line]:
+        r, kind = e.role, e.component
+        name = self.names[r]
+        trick = self.trick or None
         if kind == S_PLAY:
-            self.count[r] += e.value
-            yield r, f"{_cap(number_words(self.count[r]))}."
+            self.count[r] += e.points
+            yield _line(r, "count", r, f"{_cap(number_words(self.count[r]))}.", trick=trick)
         elif kind == S_CARDS:
-            self.count[r] += e.value
-            what = "a capot, forty" if e.value == 40 else "the cards, ten"
-            yield r, f"And {what}: {number_words(self.count[r])}."
+            self.count[r] += e.points
+            what = "a capot, forty" if e.points == 40 else "the cards, ten"
+            yield _line(r, "count", r, f"And {what}: {number_words(self.count[r])}.")
         elif kind in (S_PIQUE, S_REPIQUE):
-            self.count[r] += e.value
+            self.count[r] += e.points
             word = "Pique" if kind == S_PIQUE else "Repique"
-            yield None, f"{word}! {n[r]} adds {number_words(e.value)}: {number_words(self.count[r])}."
+            yield _line(None, e.heading, r, f"{word}! {verb(name, 'adds')} {number_words(e.points)}: "
+                        f"{number_words(self.count[r])}.")
         elif kind == S_CARTE_BLANCHE:
-            self.count[r] += 10
-            yield r, f"Carte blanche: {number_words(self.count[r])}."
+            self.count[r] += e.points
+            yield _line(r, "count", r, f"Carte blanche: {number_words(self.count[r])}.")
+        # Point, sequences and sets were counted aloud when they were shown.
 
 
-def _one(mask: Mask) -> int:
-    return mask.bit_length() - 1
+def narrate(events: Iterable[Event], names: Sequence[str] = ("Elder", "Younger"),
+            viewer_cards: tuple[Mask, Mask] | None = None) -> list[Line]:
+    """The lines of a whole log (``Narrator(names, viewer_cards).lines(events)``)."""
+    return list(Narrator(names, viewer_cards).lines(events))
+
+
+def lines_json(events: Iterable[Event], names: Sequence[str], viewer_cards: tuple[Mask, Mask] | None = None
+               ) -> list[dict[str, Any]]:
+    """The lines of a log as a page is sent them (``Line.to_json``)."""
+    return [line.to_json() for line in narrate(events, names, viewer_cards)]
 
 
 def _sequence_call(length: int, head: int) -> str:
@@ -208,13 +395,11 @@ def _sequence_call(length: int, head: int) -> str:
 
 
 def _example_events() -> list[Event]:
-    from piquet.core.events import ELDER, YOUNGER
-
-    return [Event(CALL_POINT, ELDER, 0, 5), Event(ASK_VALUE, YOUNGER, 0, 5),
-            Event(CALL_VALUE, ELDER, 0, 49), Event(REPLY, YOUNGER, 0, 0)]
+    return [CallPoint(ELDER, 5), AskValue(YOUNGER, 5), CallValue(ELDER, 49), Reply(YOUNGER, POINT, 0)]
 
 
-__all__ = ["Narrator", "number_words", "card_name"]
+__all__ = ["Cards", "Line", "Narrator", "Segment", "card_name", "lines_json", "narrate", "number_words",
+           "settlement_words", "verb", "CATEGORIES"]
 
 
 def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rules, names: dict[str, str],

@@ -49,8 +49,13 @@ Decisions taken where the spec leaves things open
   points so far and the partie's running total, this deal counted with its multiplier),
   ``"opponent"`` (``"computer"``/``"person"``), ``"levels"`` (``{seat: level}`` of the computer
   seats) and ``"cut"`` (``{"A": card, "B": card, "winner": seat, "lower_deals": bool}``: the winner
-  cut the higher card; ``lower_deals`` at Piquet au cent, where the other deals).  The table talk is not
-  sent in words: the browser tells the ``events`` in the game's words itself.
+  cut the higher card; ``lower_deals`` at Piquet au cent, where the other deals).
+* ``"lines"``: the table talk of the deal in words, made by the one narrator (``piquet.talk.words``) from
+  this seat's observation only, the seat called "You": ``[{"speaker": "elder"|"younger"|null, "kind",
+  "role", "trick": n|null, "text", "segments": [text | {"cards": [...], "words"?}]}]`` (``Line.to_json``);
+  a page draws each segment's cards as card spans.  ``"last_deal"`` has its ``"lines"`` too;
+  ``"called"``: ``{"elder": n, "younger": n}``, each player's count as told aloud so far.  The
+  ``events`` are the typed events' JSON (``Event.to_json``: each kind with its named fields).
 * ``"deal_history"``: ``[{"deal": 1, "dealer": seat, "multiplier": m, "scores": {"A", "B"}
   (as they count in the partie), "partie": {"A", "B"} (the partie after that deal)}]`` for
   the finished deals; ``"settlement"``: ``null`` until the partie is over, then ``{"winner":
@@ -102,14 +107,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.core.cards import Card, CardError, Mask, card_name, cards_of, parse_card
+from piquet.core.cards import FULL_PACK, Card, CardError, Mask, card_name, cards_of, parse_card
 from piquet.core.deal import Deal, Phase, declaration_key, legal_iter
-from piquet.core.events import ELDER, PLAY, ROLES, SCORE_KINDS, YOUNGER, Event
+from piquet.core.events import ELDER, ROLES, SCORE_KINDS, YOUNGER, Event, Trick
 from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.rules import Game, Rules
 from piquet.core.state import DealBy
-from piquet.talk.words import settlement_words
+from piquet.talk.words import Narrator, settlement_words
 
 SEATS = ("A", "B")
 STATUSES = ("waiting", "playing", "finished")
@@ -312,34 +317,17 @@ def options(obs: Observation) -> list[dict[str, Any]]:
     return [encode_action(a) for a in acts]
 
 
-def _trick_of(plays: list[tuple[int, Card]], number: int, seats: tuple[str, str]) -> dict[str, Any]:
-    (r1, c1), (r2, c2) = plays
-    winner = r2 if c2 >> 3 == c1 >> 3 and c2 > c1 else r1
-    return {
-        "number": number,
-        "plays": [{"seat": seats[r], "role": ROLES[r], "card": card_name(c)} for r, c in plays],
-        "winner": seats[winner],
-    }
-
-
 def last_trick(obs: Observation, seats: tuple[str, str]) -> dict[str, Any] | None:
-    """The last trick completed in the observed deal, or None."""
-    if obs.trick <= 1:
-        return None  # no trick completed yet
-    plays: list[tuple[int, Card]] = []
-    number = 0
-    for e in reversed(obs.events):
-        if e.kind != PLAY:
-            continue
-        if not plays and e.value == obs.trick and obs.lead >= 0:
-            continue  # the card led to the trick in progress
-        if plays and e.value != number:
-            break
-        number = e.value
-        plays.insert(0, (e.role, e.cards.bit_length() - 1))
-        if len(plays) == 2:
-            return _trick_of(plays, number, seats)
-    return None
+    """The last trick completed in the observed deal, read from its ``Trick`` event, or None."""
+    t = next((e for e in reversed(obs.events) if isinstance(e, Trick)), None)
+    if t is None:
+        return None
+    plays = ((t.leader, t.lead), (1 - t.leader, t.follow))
+    return {
+        "number": t.number,
+        "plays": [{"seat": seats[r], "role": ROLES[r], "card": card_name(c)} for r, c in plays],
+        "winner": seats[t.winner],
+    }
 
 
 def _by_seat(values: tuple[Any, Any], seats: tuple[str, str]) -> dict[str, Any]:
@@ -352,7 +340,21 @@ _EVENTS_KEPT = 4096
 
 
 def _event_json(e: Event) -> dict[str, Any]:
-    return {"kind": e.kind, "role": ROLES[e.role], "cards": _names(e.cards), "value": e.value, "detail": e.detail}
+    return e.to_json()
+
+
+def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str], seat: str
+               ) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The narrator's lines of the observed deal for ``seat`` (called "You"), from its observation only: the
+    cards it names are the log's, and "Which king do you not reckon?" is asked where the seat cannot rule
+    out a quatorze (p. 92)."""
+    me = obs.role
+    by_role = ["You" if seats[r] == seat else names.get(seats[r], seats[r]) for r in (ELDER, YOUNGER)]
+    held = obs.dealt | obs.taken | obs.seen_left
+    viewer = (held, FULL_PACK) if me == ELDER else (FULL_PACK, held)
+    narrator = Narrator(by_role, viewer)
+    lines = [line.to_json() for line in narrator.lines(obs.events)]
+    return lines, {"elder": narrator.count[ELDER], "younger": narrator.count[YOUNGER]}
 
 
 def events_json(deal: Deal) -> list[dict[str, Any]]:
@@ -559,7 +561,13 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     else:
         v["settlement"] = None
     v["last_trick"] = last_trick(obs, seats)
-    v["last_deal"] = deal_summary(partie, index - 1) if index >= 1 else None
+    v["lines"], v["called"] = seat_lines(obs, names, seats, seat)
+    v["last_deal"] = None
+    if index >= 1:
+        prev = partie.deals[index - 1]
+        v["last_deal"] = {**deal_summary(partie, index - 1), "lines": seat_lines(
+            observe(prev, partie.role(index - 1, seat)), names,
+            (partie.seat(index - 1, ELDER), partie.seat(index - 1, YOUNGER)), seat)[0]}
     v["opponent"] = opponent
     v["levels"] = dict(levels or {})
     v["cut"] = None if cut is None else cut_json(rules, cut)
@@ -588,6 +596,7 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
         "seen_left": [], "stock_left": 8, "max_discard": 0, "min_discard": 0, "lead": None, "trick": 1,
         "tricks_won": {"elder": 0, "younger": 0}, "scores": {"elder": dict(nothing), "younger": dict(nothing)},
         "events": [],
+        "lines": [], "called": {"elder": 0, "younger": 0},
         "partie": {"seat": seat, "dealer": None, "deal_number": 1, "deals": rules.deals_needed([]),
                    "rules": rules.spec, "scores": dict(zero), "multiplier": rules.multiplier(0),
                    "games": dict(zero) if rules.partie_of_games else {},

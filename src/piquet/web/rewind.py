@@ -43,12 +43,12 @@ from starlette.routing import BaseRoute, Route
 
 from piquet.core.cards import FULL_PACK, Card, Mask, card_name, cards_of, format_cards, mask_of
 from piquet.core.deal import Deal, Phase
-from piquet.core.events import ELDER, EXCHANGE, LOOK, PLAY, ROLES, SCORE_KINDS, SHOW, YOUNGER, Event
+from piquet.core.events import ELDER, ROLES, SCORE_KINDS, YOUNGER
 from piquet.core.observation import observe
 from piquet.core.partie import Partie, cut_for_deal
 from piquet.players.runner import cut_rng
 from piquet.records.record import PartieRecord, RecordError, replay
-from piquet.talk.words import Narrator, settlement_words
+from piquet.talk.words import Line, Narrator, settlement_words
 
 from .protocol import SEATS, cut_json, last_trick
 from .store import Store, TableRow
@@ -80,10 +80,6 @@ def _stock_left(deal: Deal) -> tuple[Card, ...]:
     return deal.stock
 
 
-def _said(names: tuple[str, str], who: int | None, text: str) -> str:
-    return text if who is None else f"{names[who]}: \u201c{text}\u201d"
-
-
 class _Teller:
     """The words of one deal, told step by step from its new events (``piquet.words.Narrator``).
 
@@ -101,7 +97,6 @@ class _Teller:
         # public replay, where both hands are known.
         self.narrator = Narrator(names, (FULL_PACK, FULL_PACK) if public else None)
         self.told = 0
-        self.trick_cards = 0
 
     def _may_see(self, role: int) -> bool:
         return self.public or self.viewer == role
@@ -114,24 +109,17 @@ class _Teller:
         out: list[str] = []
         new = deal.events[self.told:]
         self.told = len(deal.events)
-        for e in new:
-            lines = [_said(self.names, who, text) for who, text in self.narrator.lines([e])]
-            if e.kind == SHOW and e.detail and lines:  # the cards scored are shown (Law 55)
-                lines[0] += f" {format_cards(cards_of(e.cards))}"
-            out.extend(lines)
-            out.extend(self._private(e))
-            if e.kind == PLAY:
-                self.trick_cards += 1
-                if self.trick_cards % 2 == 0:  # the trick is complete: the engine says who leads next
-                    out.append(f"{self.names[deal.leader]} wins the trick.")
+        for line in self.narrator.lines(new, hold=not deal.is_over):
+            out.append(line.said(self.names))
+            out.extend(self._private(line))
         return out
 
-    def _private(self, e: Event) -> list[str]:
+    def _private(self, line: Line) -> list[str]:
         deal = self.deal
-        if e.kind == EXCHANGE and self._may_see(e.role):
-            return [f"{self.names[e.role]}'s discard: {format_cards(cards_of(deal.discards[e.role]))}; "
-                    f"taken in: {format_cards(deal.taken(e.role))}."]
-        if e.kind == LOOK and e.role == ELDER and e.value and self._may_see(ELDER):
+        if line.kind == "exchange" and self._may_see(line.role):
+            return [f"{self.names[line.role]}'s discard: {format_cards(cards_of(deal.discards[line.role]))}; "
+                    f"taken in: {format_cards(deal.taken(line.role))}."]
+        if line.kind == "look" and line.role == ELDER and deal.elder_looked and self._may_see(ELDER):
             return [f"The cards he left: {format_cards(deal.left_by_elder())}."]
         return []
 

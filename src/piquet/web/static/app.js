@@ -13,8 +13,8 @@ import * as chouette from "./chouette.js";
 import { $, clear, h, put } from "./dom.js";
 import {
   SCORE_KINDS, SCORE_LABELS, cap, countWords, declarationCards, declarationCategory,
-  declarationItems, declarationWords, fullestDeclaration, narrate, numberWords, optionForCards, phaseWords,
-  rulesWords, settlementWords, tricksOf,
+  declarationItems, declarationWords, fullestDeclaration, numberWords, optionForCards, phaseWords,
+  rulesWords, tricksOf,
 } from "./words.js";
 
 // ------------------------------------------------------------------ small DOM helpers
@@ -328,7 +328,7 @@ function adversaryCount(v) {
 
 function adversaryKnown(v) {
   const them = otherRole(myRole(v));
-  const played = new Set((v.events || []).filter((e) => e.kind === "play").flatMap((e) => e.cards || []));
+  const played = new Set((v.events || []).filter((e) => e.kind === "play").map((e) => e.card));
   const known = new Set();
   for (const e of v.events || []) {
     if (e.kind === "show" && e.role === them) for (const c of e.cards || []) if (!played.has(c)) known.add(c);
@@ -978,9 +978,19 @@ function scheduleForced(v) {
 
 // ------------------------------------------------------------------ the talk
 
+/** The narrator's lines the server sent this seat, and each player's count as told aloud. */
 function computeTalk(v) {
-  const held = [...(v.dealt || []), ...(v.taken || []), ...(v.seen_left || [])];
-  S.talk = narrate(v.events, { me: myRole(v), names: namesByRole(v), held });
+  S.talk = { lines: v.lines || [], count: v.called || { elder: 0, younger: 0 } };
+}
+
+/**
+ * A line's words: its text segments, and its cards drawn as card spans.
+ * @param {{segments: Array<string | {cards: string[], words?: string}>}} line
+ * @returns {Array<string | Node>}
+ */
+function lineWords(line) {
+  return (line.segments || []).map((s) => (typeof s === "string" ? s
+    : chips(s.cards, { sorted: false })));
 }
 
 function renderTalk(v) {
@@ -1018,40 +1028,34 @@ function renderTalk(v) {
     }
     list.append(h("li", { class: "narrator deal-start" }, `Deal ${dealNo}${game}: ${dealer}; you are ${roleWords(me)}.`));
   }
-  const trickRows = new Map(); // trick number -> its line: a trick's two cards are told on one line
+  const trickRows = new Map(); // trick number -> its line: a trick's cards, counts and winner on one line
   for (const line of S.talk.lines) {
-    if (line.kind === "play") {
-      const mine = line.role === me;
-      const leads = line.winner === undefined;
-      const part = h("span", { class: `play ${mine ? "mine" : "theirs"}` },
-        `${mine ? "You" : names[line.role]} ${leads ? (mine ? "lead" : "leads") : (mine ? "play" : "plays")} `,
-        chips([line.card]),
-        line.said ? h("span", { class: "count-said" }, ` \u201c${line.said}\u201d`) : null);
-      const row = trickRows.get(line.trick);
-      if (leads || !row) {
-        const li = h("li", { class: "trick-line", "data-trick": String(line.trick) },
-          h("span", { class: "trick-no" }, `${line.trick}.`), " ", part);
-        trickRows.set(line.trick, li);
-        list.append(li);
-      } else {
-        row.append(", ", part, h("span", { class: "winner" },
-          ` \u2014 ${line.winner === me ? "your trick" : `${names[line.winner]}'s trick`}`));
+    const mine = line.speaker === me;
+    const said = line.speaker ? `${mine ? "You" : names[line.speaker]}: \u201c${line.text}\u201d` : line.text;
+    fresh.push(said);
+    if (line.trick) {
+      let row = trickRows.get(line.trick);
+      if (!row) {
+        row = h("li", { class: "trick-line", "data-trick": String(line.trick) },
+          h("span", { class: "trick-no" }, `${line.trick}.`));
+        trickRows.set(line.trick, row);
+        list.append(row);
       }
-      fresh.push(`${mine ? "You" : names[line.role]} ${leads ? (mine ? "lead" : "leads") : (mine ? "play" : "plays")} `
-        + `the ${cardWords(line.card)}.`);
+      if (line.kind === "play") {
+        row.append(" ", h("span", { class: `play ${line.role === me ? "mine" : "theirs"}` }, lineWords(line)));
+      } else if (line.kind === "trick") {
+        row.append(h("span", { class: "winner" }, " \u2014 ", lineWords(line)));
+      } else {
+        row.append(h("span", { class: "count-said" }, ` \u201c${line.text}\u201d`));
+      }
       continue;
     }
     let li;
     if (line.speaker) {
-      const mine = line.speaker === me;
       li = h("li", { class: `speech ${mine ? "mine" : "theirs"}${line.kind === "reply" ? " reply" : ""}` },
-        h("span", { class: "speaker" }, mine ? "You" : names[line.speaker]), ": ",
-        h("q", {}, line.text), line.cards && line.cards.length ? [" ", chips(line.cards, { sorted: false })] : null);
-      fresh.push(`${mine ? "You" : names[line.speaker]}: ${line.text}`);
+        h("span", { class: "speaker" }, mine ? "You" : names[line.speaker]), ": ", h("q", {}, lineWords(line)));
     } else {
-      li = h("li", { class: "narrator" }, line.text,
-        line.cards && line.cards.length ? [" ", chips(line.cards, { sorted: false })] : null);
-      fresh.push(line.text);
+      li = h("li", { class: "narrator" }, lineWords(line));
     }
     list.append(li);
     // Your own exchange, which only you see: the cards you took in.
@@ -1281,10 +1285,9 @@ function renderLastDeal(v) {
     }
     body.append(h("p", {}, `The last trick, ${ld.last_trick.winner === me ? "yours" : `${otherName(v)}'s`}:`), row);
   }
-  if (ld.events) {
+  if (ld.lines) {
     const names = { [myR]: "You", [otherRole(myR)]: otherName(v) };
-    const t = narrate(ld.events, { me: myR, names, held: [] });
-    const tail = t.lines.filter((l) => l.kind !== "play").slice(-4);
+    const tail = ld.lines.filter((l) => l.kind !== "play" && l.kind !== "trick").slice(-4);
     if (tail.length) {
       body.append(h("ul", { class: "tail" }, tail.map((l) => h("li", {},
         l.speaker ? `${names[l.speaker]}: \u201c${l.text}\u201d` : l.text))));
@@ -1323,8 +1326,7 @@ function renderFinish(v) {
   if (!finished) return;
   if (C && chouette.renderFinish(box, v, hooks())) return;
   const s = v.settlement || {};
-  const names = { [S.seat]: "You", [other(S.seat)]: otherName(v) };
-  const text = s.words || settlementWords(s, s.scores || partieTotals(v), names);
+  const text = s.words || "";
   const headline = s.winner === S.seat ? "You win the partie." : s.winner ? `${otherName(v)} wins the partie.`
     : "The partie is drawn.";
   box.append(

@@ -1,6 +1,7 @@
 // A self-check of the page's scripts that needs no browser: `node src/piquet/web/static/check.mjs`.
 // It parses every module of this folder (node --check), then imports the ones that need no DOM
-// (cards.js, words.js) and checks the drawings of the 32 cards and the game's words.
+// (cards.js, words.js) and checks the drawings of the 32 cards and the page's labels (the table talk is
+// the server's: piquet.talk.words).
 // Prints "N passed, N failed" and exits non-zero on a failure.
 
 import { execFileSync } from "node:child_process";
@@ -107,54 +108,7 @@ check("declarations in words, and the fullest", () => {
   eq(words.declarationWords({ kind: "sets", sets: [["AS", "AH", "AC"]] }), "Three aces");
 });
 
-check("the calling told in the game's words", () => {
-  const events = [
-    { kind: "exchange", role: "elder", cards: [], value: 5, detail: 0 },
-    { kind: "exchange", role: "younger", cards: [], value: 3, detail: 0 },
-    { kind: "call_point", role: "elder", cards: [], value: 5, detail: 0 },
-    { kind: "ask_value", role: "younger", cards: [], value: 5, detail: 0 },
-    { kind: "call_value", role: "elder", cards: [], value: 47, detail: 0 },
-    { kind: "reply", role: "younger", cards: [], value: 0, detail: 0 },
-    { kind: "show", role: "elder", cards: ["KH", "QH", "JH", "10H", "7H"], value: 0, detail: 5 },
-    { kind: "call_sequence", role: "elder", cards: [], value: 5, detail: 6 },
-    { kind: "reply", role: "younger", cards: [], value: 2, detail: 0 },
-    { kind: "call_set", role: "elder", cards: [], value: 3, detail: 7 },
-    { kind: "reply", role: "younger", cards: [], value: 1, detail: 0 },
-    { kind: "show", role: "elder", cards: ["AS", "AH", "AC"], value: 2, detail: 0 },
-  ];
-  const t = words.narrate(events, { me: "younger", names: { elder: "Ann", younger: "You" }, held: [] });
-  eq(t.lines.map((l) => l.text), [
-    "Ann discards five and takes in five.",
-    "You discard three and take in three.",
-    "Point of five.", "What do they make?", "Making forty-seven.", "Good.", "In hearts: five.",
-    "Quint to a king.", "Not good.", "Three aces.", "Equal.", "Equal: three aces.",
-  ]);
-  eq(t.count, { elder: 5, younger: 0 });
-});
-
-check("Piquet au cent told in the game's words", () => {
-  const events = [
-    { kind: "exchange", role: "elder", cards: [], value: 3, detail: 2 },
-    { kind: "carte_blanche", role: "younger", cards: [], value: 0, detail: 0 },
-    { kind: "exchange", role: "younger", cards: [], value: 0, detail: 5 },
-    { kind: "call_point", role: "elder", cards: [], value: 5, detail: 0 },
-    { kind: "call_value", role: "elder", cards: [], value: 47, detail: 0 },
-    { kind: "reply", role: "younger", cards: [], value: 0, detail: 0 },
-    { kind: "show", role: "elder", cards: ["KH", "QH", "JH", "10H", "7H"], value: 0, detail: 4 },
-    { kind: "call_set", role: "elder", cards: [], value: 3, detail: 6 },
-    { kind: "reply", role: "younger", cards: [], value: 0, detail: 0 },
-    { kind: "name_set", role: "elder", cards: [], value: 3, detail: 6 },
-    { kind: "game", role: "elder", cards: [], value: 104, detail: 2 },
-  ];
-  const t = words.narrate(events, { me: "younger", names: { elder: "Ann", younger: "You" }, held: [] });
-  eq(t.lines.map((l) => l.text), [
-    "Ann discards three and takes in three, leaving two.", "I have a carte blanche.",
-    "You keep all your cards, discarding none; five left in the stock.",
-    "Point of five, making forty-seven.", "Good.", "In hearts: four.", "Three kings.", "Good.",
-    "Three kings: seven.", "Ann reaches one hundred and four: the game, a double game.",
-  ]);
-  eq(t.lines.every((l) => !(l.cards || []).some((c) => c.startsWith("K") && !c.endsWith("H"))), true);
-  eq(t.count, { elder: 7, younger: 0 });
+check("the rules and the au cent discard in words", () => {
   const v = { phase: "younger_discard", my_turn: true, options: [{ kind: "discard", min: 0, max: 5 }] };
   eq(words.phaseWords(v, { other: "Ann" }),
     "You are younger hand: discard up to five cards and take in as many, or keep all your cards (p. 17).");
@@ -162,19 +116,20 @@ check("Piquet au cent told in the game's words", () => {
   eq(words.rulesWords("four-deal"), "four-deal partie");
 });
 
-check("tricks and the count in the play", () => {
+check("the tricks read from the server's events: the winner is the trick event's", () => {
   const events = [
-    { kind: "score", role: "elder", cards: [], value: 1, detail: 4 },
-    { kind: "play", role: "elder", cards: ["AS"], value: 1, detail: 0 },
-    { kind: "play", role: "younger", cards: ["7S"], value: 1, detail: 0 },
-    { kind: "score", role: "elder", cards: [], value: 1, detail: 4 },
-    { kind: "play", role: "elder", cards: ["KH"], value: 2, detail: 0 },
-    { kind: "play", role: "younger", cards: ["AH"], value: 2, detail: 0 },
-    { kind: "score", role: "younger", cards: [], value: 1, detail: 4 },
+    { kind: "play", role: "elder", card: "AS", trick: 1 },
+    { kind: "play", role: "younger", card: "7S", trick: 1 },
+    { kind: "trick", role: "elder", number: 1, lead: "AS", follow: "7S", points: 0 },
+    { kind: "score", role: "elder", component: "play", points: 1, cards: [] },
+    { kind: "play", role: "elder", card: "KH", trick: 2 },
+    { kind: "play", role: "younger", card: "AH", trick: 2 },
+    { kind: "trick", role: "younger", number: 2, lead: "KH", follow: "AH", points: 1 },
+    { kind: "play", role: "younger", card: "QH", trick: 3 },
   ];
-  eq(words.tricksOf(events).map((x) => x.winner), ["elder", "younger"]);
-  const t = words.narrate(events, { me: "elder", names: { elder: "You", younger: "Bob" } });
-  eq(t.count, { elder: 2, younger: 1 });
+  const t = words.tricksOf(events);
+  eq(t.map((x) => x.winner), ["elder", "younger", null]);
+  eq(t.map((x) => x.plays.length), [2, 2, 1]);
 });
 
 check("an action in words, as a suggestion is told at chouette", () => {
@@ -192,11 +147,6 @@ check("the phase in words", () => {
   eq(words.phaseWords(v, { other: "Bob" }).startsWith("You are younger hand: discard one to three"), true);
   eq(words.phaseWords({ phase: "play", my_turn: false, trick: 4, lead: null }, { other: "Bob" }),
     "Trick four of twelve: Bob to lead.");
-});
-
-check("the settlement in words", () => {
-  eq(words.settlementWords({ winner: "A", points: 283, rubicon: true }, { A: 120, B: 63 }, { A: "You", B: "Bob" }),
-    "You win the partie, and Bob is rubiconed (under 100): 120 + 63 + 100 = 283 points (Law 73).");
 });
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,8 +1,6 @@
-// The game's words: numbers as players say them, the names of sequences and sets, the phases,
-// and the public events of a deal told as table talk ("Point of five." "Making forty-seven."
-// "Good."). The page holds no rules: these functions only put into words what the server's
-// view says. They mirror piquet.words (the terminal's narrator), with the calls in the
-// treatise's longer form.
+// The page's own labels: numbers in words, the names of declarations for the buttons, the phase
+// prompts. The table talk is not made here: the server sends the one narrator's lines
+// (piquet.talk.words), with their cards to draw, in the view's "lines".
 //
 // No DOM here: the node self-check (check.mjs) imports this module.
 
@@ -287,222 +285,27 @@ function minOf(options, fallback) {
   return o && typeof o.min === "number" ? o.min : fallback;
 }
 
-// ------------------------------------------------------------------ the talk
+// ------------------------------------------------------------------ the tricks
 
 /**
- * The deal's public events told as lines of talk.
- *
- * ctx: {me: "elder"|"younger", names: {elder, younger} (the names to show; "You" for the viewer),
- *       held: cards the viewer has held (dealt, taken in, seen left)}.
- * Returns [{speaker: "elder"|"younger"|null, text, cards: [...], kind, trick?}]; speaker null is
- * the narrator. Plays come as one line per card with the player's count attached ("Ten.").
+ * The tricks of the deal, read from the server's events: the cards played to each (``play``) and its
+ * winner (``trick``, the engine's fact; never worked out here).
+ * @param {Array<{kind: string, role: string, card?: string, trick?: number, number?: number}>} events
+ * @returns {Array<{trick: number, plays: Array<{role: string, card: string}>, winner: string | null}>}
  */
-export function narrate(events, ctx) {
-  const out = [];
-  const count = { elder: 0, younger: 0 };
-  const names = ctx.names;
-  const held = new Set(ctx.held || []);
-  const you = (role) => role === ctx.me;
-  let lead = null; // the card led to the trick in progress, and who led it
-  let prev = null; // the event before this one
-  for (const e of events || []) {
-    const r = e.role;
-    const n = names[r] || r;
-    const cards = e.cards || [];
-    switch (e.kind) {
-      case "carte_blanche":
-        out.push({ speaker: r, text: "I have a carte blanche.", kind: e.kind });
-        break;
-      case "carte_blanche_shown":
-        out.push({ speaker: null, text: `${n} ${you(r) ? "show" : "shows"} the carte blanche:`, cards,
-          kind: e.kind });
-        break;
-      case "exchange": {
-        const k = countWords(e.value);
-        let verb = you(r) ? `discard ${k} and take in ${k}` : `discards ${k} and takes in ${k}`;
-        if (!e.value) verb = you(r) ? "keep all your cards, discarding none" : "keeps all his cards, discarding none";
-        let left = "";
-        if (e.detail) left = r === "elder" ? `, leaving ${countWords(e.detail)}` : `; ${countWords(e.detail)} left in the stock`;
-        out.push({ speaker: null, text: `${n} ${verb}${left}.`, kind: e.kind, role: r });
-        break;
-      }
-      case "look":
-        if (e.value && cards.length) {
-          out.push({ speaker: null, text: `${n} ${you(r) ? "look" : "looks"} at the cards left, and both see them:`,
-            cards, kind: e.kind });
-        } else if (e.value) {
-          out.push({ speaker: null, text: `${n} ${you(r) ? "look at the cards you" : "looks at the cards he"} left.`,
-            kind: e.kind });
-        } else {
-          out.push({ speaker: null, text: `${n} ${you(r) ? "do" : "does"} not look at the cards left.`, kind: e.kind });
-        }
-        break;
-      case "call_point":
-        out.push({ speaker: r, text: `Point of ${countWords(e.value)}.`, kind: e.kind });
-        break;
-      case "ask_value":
-        out.push({ speaker: r, text: "What do they make?", kind: e.kind });
-        break;
-      case "call_value": {
-        const last = out[out.length - 1];
-        if (prev && prev.kind === "call_point" && prev.role === r && last && last.kind === "call_point") {
-          // The elder's call stating what the point makes, unasked (Piquet au cent, p. 18).
-          last.text = `${last.text.replace(/\.$/, "")}, making ${numberWords(e.value)}.`;
-          last.value = e.value;
-          break;
-        }
-        out.push({ speaker: r, text: `Making ${numberWords(e.value)}.`, kind: e.kind });
-        break;
-      }
-      case "call_sequence":
-        out.push({ speaker: r, text: `${cap(sequenceCall(e.value, e.detail))}.`, kind: e.kind });
-        break;
-      case "call_set":
-        out.push({ speaker: r, text: `${cap(countWords(e.value))} ${RANK_PLURALS[RANKS[e.detail]] || "cards"}.`,
-          kind: e.kind });
-        break;
-      case "reply":
-        out.push({ speaker: r, text: `${REPLIES[e.value] || "?"}.`, kind: e.kind, reply: e.value });
-        break;
-      case "show": {
-        const cat = CATEGORIES[e.value] || "point";
-        const suit = suitWords(cards);
-        if (!e.detail) {
-          const what = cat === "point" ? "point" : cat === "sequences" ? sequenceName(cards) : setName(cards);
-          out.push({ speaker: r, text: `Equal: ${what}${suit ? ` in ${suit}` : ""}.`, cards, kind: e.kind });
-          break;
-        }
-        count[r] += e.detail;
-        const total = numberWords(count[r]);
-        if (cat === "point") {
-          out.push({ speaker: r, text: `In ${suit || "one suit"}: ${total}.`, cards, kind: e.kind });
-        } else if (cat === "sequences") {
-          out.push({ speaker: r, text: `${cap(sequenceName(cards))}${suit ? ` in ${suit}` : ""}: ${total}.`, cards,
-            kind: e.kind });
-        } else {
-          out.push({ speaker: r, text: `${cap(setName(cards))}: ${total}.`, cards, kind: e.kind });
-          if (cards.length === 3 && !you(r)) {
-            // Asked only where the asker cannot rule out a quatorze (p. 92).
-            const rank = parseCard(cards[0]).rank;
-            const missing = ["S", "H", "C", "D"].map((s) => rank + s).find((c) => !cards.includes(c));
-            if (missing && !held.has(missing)) {
-              const other = r === "elder" ? "younger" : "elder";
-              out.push({ speaker: other, text: `Which ${RANK_NAMES[rank]} do you not reckon?`, kind: "ask_set" });
-              out.push({ speaker: r, text: `The ${cardWords(missing)}.`, kind: "answer_set" });
-            }
-          }
-        }
-        break;
-      }
-      case "name_set": {
-        // Piquet au cent: a quatorze or trio is named, not shown (p. 18).
-        count[r] += e.value === 4 ? 14 : 3;
-        const rank = RANK_PLURALS[RANKS[e.detail]] || "cards";
-        out.push({ speaker: r, text: `${e.value === 4 ? "Four" : "Three"} ${rank}: ${numberWords(count[r])}.`,
-          kind: e.kind });
-        break;
-      }
-      case "game": {
-        // Piquet au cent: the first to a hundred wins the game, and the deal stops there (p. 20).
-        const double = e.detail === 2 ? ", a double game" : "";
-        out.push({ speaker: null, text: `${n} ${you(r) ? "reach" : "reaches"} ${numberWords(e.value)}: `
-          + `the game${double}.`, kind: e.kind, role: r, double: e.detail === 2, value: e.value });
-        break;
-      }
-      case "play": {
-        const card = cards[0];
-        const leads = lead === null;
-        const line = {
-          speaker: null, kind: "play", trick: e.value, card, role: r, cards: [card],
-          text: `${n} ${leads ? (you(r) ? "lead" : "leads") : (you(r) ? "play" : "plays")} the ${cardWords(card)}.`,
-        };
-        if (leads) {
-          lead = { card, role: r };
-        } else {
-          const wins = suitOf(card) === suitOf(lead.card) && rankIndex(card) > rankIndex(lead.card);
-          line.winner = wins ? r : lead.role;
-          lead = null;
-        }
-        out.push(line);
-        break;
-      }
-      case "score": {
-        const kind = SCORE_KINDS[e.detail];
-        if (kind === "play") {
-          count[r] += e.value;
-          const last = out[out.length - 1];
-          const said = `${cap(numberWords(count[r]))}.`;
-          if (last && last.kind === "play" && last.role === r && !last.said) last.said = said;
-          else out.push({ speaker: r, text: said, kind: "count" });
-        } else if (kind === "cards") {
-          count[r] += e.value;
-          const what = e.value === 40 ? "a capot, forty" : "the cards, ten";
-          out.push({ speaker: r, text: `And ${what}: ${numberWords(count[r])}.`, kind: "count" });
-        } else if (kind === "pique" || kind === "repique") {
-          count[r] += e.value;
-          out.push({ speaker: null, text: `${kind === "pique" ? "Pique" : "Repique"}! ${n} ${you(r) ? "add" : "adds"} `
-            + `${numberWords(e.value)}: ${numberWords(count[r])}.`, kind: kind });
-        } else if (kind === "carte_blanche") {
-          count[r] += e.value || 10;
-          out.push({ speaker: r, text: `Carte blanche: ${numberWords(count[r])}.`, kind: "count" });
-        }
-        // Point, sequences and sets were counted aloud when they were shown.
-        break;
-      }
-      default:
-        break;
-    }
-    prev = e;
-  }
-  return { lines: out, count };
-}
-
-/** The tricks of the deal from its public events: [{trick, plays: [{role, card}], winner}]. */
 export function tricksOf(events) {
+  /** @type {Array<{trick: number, plays: Array<{role: string, card: string}>, winner: string | null}>} */
   const tricks = [];
-  let cur = null;
   for (const e of events || []) {
-    if (e.kind !== "play") continue;
-    const card = (e.cards || [])[0];
-    if (!cur || cur.plays.length === 2) {
-      cur = { trick: e.value, plays: [], winner: null };
-      tricks.push(cur);
-    }
-    cur.plays.push({ role: e.role, card });
-    if (cur.plays.length === 2) {
-      const [a, b] = cur.plays;
-      const wins = suitOf(b.card) === suitOf(a.card) && rankIndex(b.card) > rankIndex(a.card);
-      cur.winner = wins ? b.role : a.role;
+    if (e.kind === "play") {
+      const last = tricks[tricks.length - 1];
+      if (!last || last.trick !== e.trick) tricks.push({ trick: Number(e.trick), plays: [], winner: null });
+      tricks[tricks.length - 1].plays.push({ role: e.role, card: String(e.card) });
+    } else if (e.kind === "trick" && tricks.length) {
+      tricks[tricks.length - 1].winner = e.role;
     }
   }
   return tricks;
-}
-
-/** The end of a partie in words (Laws 72, 73), from the settlement and the final scores. */
-export function settlementWords(settlement, scores, names, rubicon = 100, bonus = 100) {
-  if (!settlement) return "";
-  if (settlement.text) return settlement.text;
-  if (settlement.words) return settlement.words;
-  const winner = settlement.winner;
-  if (winner === null || winner === undefined) {
-    return settlement.finished === false ? "The partie is unfinished."
-      : "The partie is drawn: tied again after the extra deals (Law 71).";
-  }
-  const loser = winner === "A" ? "B" : "A";
-  const wn = names[winner];
-  const ln = names[loser];
-  const wins = wn === "You" ? "win" : "wins";
-  const is = ln === "You" ? "are" : "is";
-  const points = settlement.points ?? settlement.points_won;
-  const w = scores ? scores[winner] : undefined;
-  const l = scores ? scores[loser] : undefined;
-  const known = typeof w === "number" && typeof l === "number";
-  if (settlement.rubicon) {
-    const sum = known ? `: ${w} + ${l} + ${bonus} = ${points} points` : `: ${points} points`;
-    return `${wn} ${wins} the partie, and ${ln} ${is} rubiconed (under ${rubicon})${sum} (Law 73).`;
-  }
-  const diff = known ? `: ${w} \u2212 ${l} + ${bonus} = ${points} points` : `: ${points} points`;
-  return `${wn} ${wins} the partie${diff} (Law 72).`;
 }
 
 export { cardShort, cardWords };
