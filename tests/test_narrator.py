@@ -119,3 +119,27 @@ def test_a_real_deal_where_the_younger_reckons_out_of_the_engines_order() -> Non
             seen += 1
             check_law_67_order(narrate(deal.events, ("Ann", "Bob")))
     assert seen, "no deal showed the engine's order differing from Law 67's"
+
+
+def test_a_view_told_step_by_step_is_the_log_told_whole() -> None:
+    """The web view tells only the new events of a deal it told before (and afresh after an undo): the lines are
+    those of telling the whole log again, at every step, for both seats."""
+    import random
+
+    from piquet.core.deal import Deal
+    from piquet.core.observation import observe
+    from piquet.web.protocol import seat_lines
+
+    names = {"A": "Ann", "B": "Bob"}
+    for seed in range(12):
+        rng = random.Random(seed)
+        deal = Deal.shuffled(rng)
+        steps = 0
+        while not deal.is_over:
+            deal.apply(deal.legal_actions().sample(rng))
+            steps += 1
+            if steps % 17 == 0:
+                deal.undo()
+            for role, seat in ((0, "A"), (1, "B")):
+                obs = observe(deal, role)
+                assert seat_lines(obs, names, ("A", "B"), seat, deal) == seat_lines(obs, names, ("A", "B"), seat)

@@ -279,6 +279,7 @@ class Deal:
         "elder_looked", "younger_looked", "decl", "phase", "leader", "lead", "trick",
         "tricks_won", "scores", "totals", "keys", "events", "history", "_undo", "carte_blanche",
         "rules", "game", "counting",
+        "__weakref__",  # an interface may keep what it made of a deal (the web's narration) while the deal lives
     )
 
     def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card], rules: Rules = RUBICON,

@@ -229,6 +229,13 @@ class Narrator:
         self._led = False  # a card is led to the trick in progress
         self._held: list[Show | NameSet] = []
 
+    def copy(self) -> Narrator:
+        """A narrator in the same state, to go on telling a log from where this one stopped."""
+        other = Narrator(self.names, self.viewer_cards)
+        other.count, other.scored = list(self.count), list(self.scored)
+        other.trick, other._led, other._held = self.trick, self._led, list(self._held)
+        return other
+
     def lines(self, events: Iterable[Event], *, hold: bool = False) -> Iterator[Line]:
         """A ``Line`` for each thing said or done."""
         for e in events:

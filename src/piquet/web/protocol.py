@@ -105,6 +105,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import FULL_PACK, Card, CardError, Mask, card_name, cards_of, parse_card
@@ -343,17 +344,33 @@ def _event_json(e: Event) -> dict[str, Any]:
     return e.to_json()
 
 
-def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str], seat: str
-               ) -> tuple[list[dict[str, Any]], dict[str, int]]:
+#: For each deal, the narration of each seat's view so far: (events told, the narrator before its held
+#: showings are flushed, the lines told), so that a view after one more action tells only what is new.
+_Told = tuple[tuple[Event, ...], Narrator, list[Any]]
+_TOLD: WeakKeyDictionary[Deal, dict[tuple[str, tuple[str, ...], tuple[Mask, Mask]], _Told]]
+_TOLD = WeakKeyDictionary()
+
+
+def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str], seat: str,
+               deal: Deal | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """The narrator's lines of the observed deal for ``seat`` (called "You"), from its observation only: the
     cards it names are the log's, and "Which king do you not reckon?" is asked where the seat cannot rule
-    out a quatorze (p. 92)."""
+    out a quatorze (p. 92).  Given the ``deal`` observed, the lines already told for an earlier view of it
+    are kept and only the new events are told (the same lines as telling the whole log again)."""
     me = obs.role
     by_role = ["You" if seats[r] == seat else names.get(seats[r], seats[r]) for r in (ELDER, YOUNGER)]
     held = obs.dealt | obs.taken | obs.seen_left
     viewer = (held, FULL_PACK) if me == ELDER else (FULL_PACK, held)
-    narrator = Narrator(by_role, viewer)
-    lines = [line.to_json() for line in narrator.lines(obs.events)]
+    key = (seat, tuple(by_role), viewer)
+    told = _TOLD.setdefault(deal, {}) if deal is not None else {}
+    before, narrator, lines = told.get(key, ((), Narrator(by_role, viewer), []))
+    n = len(before)
+    if n > len(obs.events) or any(a is not b for a, b in zip(before, obs.events, strict=False)):
+        n, narrator, lines = 0, Narrator(by_role, viewer), []  # an action was taken back: tell it afresh
+    narrator = narrator.copy()
+    lines = lines + [line.to_json() for line in narrator.lines(obs.events[n:], hold=True)]
+    told[key] = (obs.events, narrator.copy(), lines)
+    lines = lines + [line.to_json() for line in narrator.flush()]
     return lines, {"elder": narrator.count[ELDER], "younger": narrator.count[YOUNGER]}
 
 
@@ -561,7 +578,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     else:
         v["settlement"] = None
     v["last_trick"] = last_trick(obs, seats)
-    v["lines"], v["called"] = seat_lines(obs, names, seats, seat)
+    v["lines"], v["called"] = seat_lines(obs, names, seats, seat, deal)
     v["last_deal"] = None
     if index >= 1:
         prev = partie.deals[index - 1]
