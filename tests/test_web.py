@@ -166,8 +166,13 @@ class HiddenChecker:
         leaked = (own | cards_named(rest)) - current
         assert not leaked, f"seat {seat} was sent {sorted(leaked)} (hidden) at version {msg['version']}"
         # The narrator's lines, made from the seat's observation: every card they name, text and segments.
-        leaked = cards_named(said_lines(v["lines"])) - current
+        # A deal's lines told before are the same objects in later views: each is read once per seat.
+        fresh = [ln for ln in said_lines(v["lines"]) if (id(ln), seat) not in self.checked]
+        leaked = cards_named(fresh) - current
         assert not leaked, f"seat {seat} was told {sorted(leaked)} (hidden) at version {msg['version']}"
+        for ln in fresh:
+            self.checked.add((id(ln), seat))
+            self.kept.append(ln)
         # The events' JSON objects are made once and shared by later views: each is checked once
         # per seat (what a seat may see only grows during a deal).
         for e in v["events"]:

@@ -374,6 +374,23 @@ def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str
     return lines, {"elder": narrator.count[ELDER], "younger": narrator.count[YOUNGER]}
 
 
+#: The last deal's summary with one seat's lines, made once a seat and shared by later views (read-only).
+_LAST_TOLD: WeakKeyDictionary[Deal, dict[tuple[str, tuple[tuple[str, str], ...]], dict[str, Any]]]
+_LAST_TOLD = WeakKeyDictionary()
+
+
+def last_deal_told(partie: Partie, index: int, seat: str, names: Mapping[str, str]) -> dict[str, Any]:
+    """The finished deal ``index``'s summary (``deal_summary``) and its lines as ``seat`` was told them."""
+    deal = partie.deals[index]
+    key = (seat, tuple(sorted(names.items())))
+    told = _LAST_TOLD.setdefault(deal, {})
+    if key not in told:
+        seats = (partie.seat(index, ELDER), partie.seat(index, YOUNGER))
+        lines = seat_lines(observe(deal, partie.role(index, seat)), names, seats, seat)[0]
+        told[key] = {**deal_summary(partie, index), "lines": lines}
+    return told[key]
+
+
 def events_json(deal: Deal) -> list[dict[str, Any]]:
     """``Observation.to_json()["events"]`` of a deal, each event's JSON made once (events are only added).
 
@@ -581,10 +598,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["lines"], v["called"] = seat_lines(obs, names, seats, seat, deal)
     v["last_deal"] = None
     if index >= 1:
-        prev = partie.deals[index - 1]
-        v["last_deal"] = {**deal_summary(partie, index - 1), "lines": seat_lines(
-            observe(prev, partie.role(index - 1, seat)), names,
-            (partie.seat(index - 1, ELDER), partie.seat(index - 1, YOUNGER)), seat)[0]}
+        v["last_deal"] = last_deal_told(partie, index - 1, seat, names)
     v["opponent"] = opponent
     v["levels"] = dict(levels or {})
     v["cut"] = None if cut is None else cut_json(rules, cut)
