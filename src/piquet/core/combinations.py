@@ -52,7 +52,9 @@ def _runs_of_byte(b: int) -> tuple[int, ...]:
     return tuple(runs)
 
 
-_RUNS = tuple(_runs_of_byte(b) for b in range(256))
+#: For each suit byte, its maximal runs of three or more (as byte masks), the highest first.
+RUNS_OF_BYTE = tuple(_runs_of_byte(b) for b in range(256))
+_RUNS = RUNS_OF_BYTE
 #: The same for each suit, as masks of the hand, best first.
 _SUIT_RUNS = tuple(tuple(tuple(r << (8 * s) for r in runs) for runs in _RUNS) for s in SUITS)
 #: Every run of three or more cards of one suit.

@@ -161,7 +161,19 @@ def adversary_voids(obs: Observation) -> Mask:
     return voids_shown(obs.events, 1 - obs.role)
 
 
-class SimplePlayer:
+class ElectsToDeal:
+    """The treatise's choice at the cut, shared by the players that follow it: the winner deals, by twos."""
+
+    def choose_deal(self, won_cut: bool) -> bool:
+        """"The player who cuts the higher card should elect to deal" (p. 108)."""
+        return True
+
+    def deal_by(self) -> int:
+        """By twos, the usual way (Law 9)."""
+        return 2
+
+
+class SimplePlayer(ElectsToDeal):
     """Legal, sensible piquet with no look-ahead.
 
     It discards to keep its point, aces, kings and sequences; declares all it
@@ -171,13 +183,6 @@ class SimplePlayer:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-
-    def choose_deal(self, won_cut: bool) -> bool:
-        """"The player who cuts the higher card should elect to deal" (p. 108)."""
-        return True
-
-    def deal_by(self) -> int:
-        return 2
 
     def choose(self, obs: Observation) -> Action:
         p = obs.phase
@@ -252,6 +257,7 @@ class SimplePlayer:
 
 
 __all__ = [
-    "DECLARING", "Correctable", "Player", "RandomPlayer", "SimplePlayer", "adversary_voids", "choose_discard",
+    "DECLARING", "Correctable", "ElectsToDeal", "Player", "RandomPlayer", "SimplePlayer", "adversary_voids",
+    "choose_discard",
     "keep_value",
 ]

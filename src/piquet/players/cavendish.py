@@ -58,6 +58,7 @@ from piquet.core.cards import (
     cards_of,
 )
 from piquet.core.combinations import (
+    RUNS_OF_BYTE,
     best_point,
     best_sequences,
     best_sets,
@@ -90,6 +91,7 @@ from piquet.core.events import (
 )
 from piquet.core.observation import Observation, first_card
 from piquet.odds.chances import POOL, Against, chance_of_any, draw_chance, odds_against
+from piquet.players.base import ElectsToDeal
 
 # ---------------------------------------------------------------- small helpers
 
@@ -118,23 +120,7 @@ def _below(c: Card) -> Mask:
     return SUIT_MASKS[c >> 3] & ((1 << c) - 1)
 
 
-def _runs_of_byte(b: int) -> list[int]:
-    """Maximal runs of three or more cards in a suit byte."""
-    runs: list[int] = []
-    r = 7
-    while r >= 0:
-        if b >> r & 1:
-            top = r
-            while r >= 0 and b >> r & 1:
-                r -= 1
-            if top - r >= 3:
-                runs.append(((1 << (top - r)) - 1) << (r + 1))
-        else:
-            r -= 1
-    return runs
-
-
-_RUNS = tuple(tuple(_runs_of_byte(b)) for b in range(256))
+_RUNS = RUNS_OF_BYTE
 #: The length of the longest run of three or more in each suit byte (0 if none).
 _LONGEST = tuple(max((_COUNT[r] for r in _RUNS[b]), default=0) for b in range(256))
 
@@ -785,7 +771,7 @@ class Reading:
 _DISCARDS = (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD)
 
 
-class CavendishPlayer:
+class CavendishPlayer(ElectsToDeal):
     """Discards, calls and plays by the principles of Cavendish's treatise (1896, p. 116-202).
 
     ``seed`` is accepted for the common interface; the player is deterministic.
@@ -793,13 +779,6 @@ class CavendishPlayer:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-
-    def choose_deal(self, won_cut: bool) -> bool:
-        """"The player who cuts the higher card should elect to deal" (p. 108)."""
-        return True
-
-    def deal_by(self) -> int:
-        return 2
 
     def choose(self, obs: Observation) -> Action:
         p = obs.phase

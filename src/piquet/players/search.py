@@ -66,7 +66,7 @@ from piquet.core.events import (
 )
 from piquet.core.observation import Observation, first_card
 from piquet.core.rules import RUBICON, Rules, rules_named
-from piquet.players.base import DECLARING, keep_value
+from piquet.players.base import DECLARING, ElectsToDeal, keep_value
 from piquet.players.solver import Position, card_values, value
 from piquet.players.worlds import World, game_of, rebuild, sample_worlds
 
@@ -590,19 +590,12 @@ def race_values(pos: Position, me: int, scored: tuple[int, int], judge: GameJudg
 # ---------------------------------------------------------------- the player
 
 
-class SearchPlayer:
+class SearchPlayer(ElectsToDeal):
     """Monte Carlo search over consistent worlds, with the exact solver for the play."""
 
     def __init__(self, seed: int | None = None, strength: Strength = FULL) -> None:
         self.rng = random.Random(seed)
         self.strength = strength
-
-    def choose_deal(self, won_cut: bool) -> bool:
-        """"The player who cuts the higher card should elect to deal" (p. 108)."""
-        return True
-
-    def deal_by(self) -> int:
-        return 2
 
     def choose(self, obs: Observation) -> Action:
         p = obs.phase

@@ -93,6 +93,7 @@ from piquet.core.cards import (
     Mask,
 )
 from piquet.core.cards import cards_of as _cards_of
+from piquet.core.combinations import RUNS_OF_BYTE
 from piquet.core.deal import Deal, IllegalAction, Phase
 from piquet.core.events import (
     ELDER,
@@ -132,22 +133,6 @@ _VALUE = tuple(sum(POINT_VALUES[r] for r in range(8) if b >> r & 1) for b in ran
 _POINT_KEY = tuple(_POP[b] * 128 + _VALUE[b] if b else 0 for b in range(256))
 
 
-def _runs_of(b: int) -> tuple[int, ...]:
-    """The maximal runs of three or more ranks in a suit byte."""
-    runs: list[int] = []
-    r = 7
-    while r >= 0:
-        if b >> r & 1:
-            top = r
-            while r >= 0 and b >> r & 1:
-                r -= 1
-            if top - r >= 3:
-                runs.append(((1 << (top - r)) - 1) << (r + 1))
-        else:
-            r -= 1
-    return tuple(runs)
-
-
 def _run_key(run: int) -> int:
     return run.bit_count() * 128 + ((run.bit_length() - 1) & 7)
 
@@ -163,7 +148,7 @@ def _sub_run_keys(runs: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(keys))
 
 
-_RUNS = tuple(_runs_of(b) for b in range(256))
+_RUNS = RUNS_OF_BYTE
 _RUN_SET = tuple(frozenset(r) for r in _RUNS)
 #: The key of the best sequence in a suit byte (0 for none).
 _BEST_RUN = tuple(max((_run_key(r) for r in runs), default=0) for runs in _RUNS)
