@@ -272,10 +272,10 @@ class _Writer:
             nonlocal interrupted
             if not trick:
                 return
-            head = " " * 10 if interrupted else f"Trick {number:>2}:"
+            head = " " * 9 if interrupted else f"Trick {number:>2}:"
             text = f"  {head} {', '.join(trick)}"
-            if score:
-                text = f"{text:<46}{names[0]} {narrator.count[0]}, {names[1]} {narrator.count[1]}"
+            if score:  # the running score in a column, or two spaces after a long trick
+                text = f"{text:<{max(72, len(text) + 2)}}{names[0]} {narrator.count[0]}, {names[1]} {narrator.count[1]}"
             self.say(text)
             interrupted = not score
             trick.clear()
