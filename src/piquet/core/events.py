@@ -402,33 +402,6 @@ EVENT_KINDS: dict[str, type[Event]] = {t.kind: t for t in EVENT_TYPES}
 CALLS: dict[type[Event], int] = {CallPoint: POINT, CallSequence: SEQUENCES, CallSet: SETS}
 
 
-def event_from_json(data: dict[str, Any]) -> Event:
-    """The event ``to_json`` wrote (records and tests read it back)."""
-    from piquet.core.cards import parse_card
-
-    cls = EVENT_KINDS[data["kind"]]
-    values: list[Any] = []
-    for name in cls._fields:
-        v = data[name]
-        if name in _MASK_FIELDS:
-            m = 0
-            for c in v:
-                m |= 1 << parse_card(c)
-            v = m
-        elif name in _CARD_FIELDS:
-            v = parse_card(v)
-        elif name == "role":
-            v = ROLES.index(v)
-        elif name == "category":
-            v = CATEGORIES.index(v)
-        elif name == "component":
-            v = SCORE_KINDS.index(v)
-        elif name == "outcome":
-            v = REPLIES.index(v)
-        values.append(v)
-    return cls(*values)
-
-
 def played(events: tuple[Event, ...] | list[Event], role: int | None = None) -> Mask:
     """The cards played so far (by one role, or by both)."""
     m = 0

@@ -340,10 +340,6 @@ _EVENTS: OrderedDict[int, tuple[Deal, list[dict[str, Any]], Event | None]] = Ord
 _EVENTS_KEPT = 4096
 
 
-def _event_json(e: Event) -> dict[str, Any]:
-    return e.to_json()
-
-
 #: For each deal, the narration of each seat's view so far: (events told, the narrator before its held
 #: showings are flushed, the lines told), so that a view after one more action tells only what is new.
 _Told = tuple[tuple[Event, ...], Narrator, list[Any]]
@@ -406,7 +402,7 @@ def events_json(deal: Deal) -> list[dict[str, Any]]:
             done = hit[1]
         _EVENTS.move_to_end(key)
     if len(done) < len(events):
-        done = done + [_event_json(e) for e in events[len(done):]]
+        done = done + [e.to_json() for e in events[len(done):]]
     _EVENTS[key] = (deal, done, events[-1] if events else None)
     if len(_EVENTS) > _EVENTS_KEPT:
         _EVENTS.popitem(last=False)
