@@ -27,7 +27,7 @@ from piquet.core.partie import cut_for_deal
 from piquet.core.rules import RUBICON, rules_named
 from piquet.players.runner import cut_rng
 from piquet.records.record import PartieRecord, replay
-from piquet.talk.words import settlement_words
+from piquet.talk.words import discard_labels, number_words, settlement_words
 from piquet.web.rewind import replay_frames
 from piquet.web.store import Store, database_url
 from piquet.web.table import Seat, Table
@@ -168,7 +168,11 @@ def test_the_younger_may_keep_all_at_au_cent(client: TestClient, db: str) -> Non
         msg = until_my_turn(ws, [])
         v = msg["view"]
         assert v["role"] == "younger" and v["phase"] == "younger_discard"
-        assert v["options"] == [{"kind": "discard", "min": 0, "max": v["max_discard"]}]
+        most = v["max_discard"]
+        assert v["options"] == [{"kind": "discard", "min": 0, "max": most,
+                                 "label": f"Discard up to {number_words(most)} cards, or keep all your cards",
+                                 "labels": ["Discard", *(f"Discard {w}" for w in ("one", "two", "three")[:most])]}]
+        assert v["prompt"].endswith("or keep all your cards (p. 17).")
         hand = v["hand"]
         ws.send_json({"type": "action", "version": msg["version"], "action": {"kind": "discard", "cards": []}})
         after = receive(ws)
@@ -203,7 +207,10 @@ def test_the_younger_must_discard_at_rubicon(client: TestClient, db: str) -> Non
         while msg["view"]["phase"] != "younger_discard":  # the next deal: Ann is younger
             ws.send_json({"type": "action", "version": msg["version"], "action": next_action(msg["view"])})
             msg = until_my_turn(ws, [])
-        assert msg["view"]["options"] == [{"kind": "discard", "min": 1, "max": msg["view"]["max_discard"]}]
+        most = msg["view"]["max_discard"]
+        assert msg["view"]["options"] == [{"kind": "discard", "min": 1, "max": most,
+                                           "label": f"Discard one to {number_words(most)} cards",
+                                           "labels": discard_labels(most)}]
         before = stored(db, t["table"])
         ws.send_json({"type": "action", "version": msg["version"], "action": {"kind": "discard", "cards": []}})
         err = expect_error(ws, "illegal")

@@ -478,8 +478,10 @@ def test_the_cut_of_three() -> None:
         order = sorted(NAMES, key=lambda n: rank_of(t.match.cut[n]), reverse=True)
         assert t.match.places == Places(order[0], order[1], order[2])
         v = t.view(order[0])
-        assert v["phase"] == "cut" and v["my_turn"] and v["options"] == [{"kind": "deal", "deal": True},
-                                                                        {"kind": "deal", "deal": False}]
+        assert v["phase"] == "cut" and v["my_turn"] and v["options"] == [
+            {"kind": "deal", "deal": True, "label": "Deal"},
+            {"kind": "deal", "deal": False, "label": f"Let {order[1]} deal"}]
+        assert v["prompt"] == "You play alone and have the choice of deal throughout (p. 106). Deal first?"
         assert v["hand"] == [] and v["cut"] is None and v["partie"]["rules"] == "four-deal"
         for n in order[1:]:
             assert not t.view(n)["my_turn"] and t.view(n)["options"] == []
