@@ -409,7 +409,7 @@ class Keeper(Person):
 
 
 _CUT = re.compile(r"You cut the (\w+) of \w+, Computer the (\w+) of \w+\. The lower card deals, with no "
-                  r"choice: (You|Computer) cut the lower and deals? first\.")
+                  r"choice: (You|Computer) cut the lower card and deals?\.")
 _RANK_WORDS = ("seven", "eight", "nine", "ten", "knave", "queen", "king", "ace")
 
 

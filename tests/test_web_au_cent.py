@@ -358,12 +358,13 @@ def test_the_replay_of_an_au_cent_partie(client: TestClient, db: str) -> None:
     assert [d["game"] for d in doc["deals"]] == [
         1 + sum(1 for x in final.games() if x.last_deal < i) for i in range(len(final.deals))]
     assert all(d["of"] is None for d in doc["deals"])
-    words = [" ".join(f["what"]) for f in frames]
-    assert frames[0]["what"][0].startswith("Deal 1, game 1 (at nothing, a hundred up): ")
+    words = [" ".join(ln["text"] for ln in f["lines"]) for f in frames]
+    assert frames[0]["lines"][0]["text"].startswith("Deal 1, game 1 (at nothing, a hundred up): ")
     for x in final.games():
         ended = next(w for w, f in zip(words, frames, strict=True) if f"Deal {x.last_deal + 1} is over" in w)
         assert "reaches" in ended and f"wins the game, {x.scores[x.winner]} to" in ended
-    assert doc["settlement"]["words"] in frames[-1]["what"] and doc["settlement"]["points"] is None
+    assert doc["settlement"]["words"] in [ln["text"] for ln in frames[-1]["lines"]]
+    assert doc["settlement"]["points"] is None
     # A seat's replay of a partie in progress: only what that seat saw (``check_seat_replay``).
     table = make_table(34, rules_named("au-cent+fours"))
     rng = random.Random(34)

@@ -456,13 +456,11 @@ def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rule
         return "The partie is drawn: tied again after the extra deals (Law 71)."
     loser = "B" if s.winner == "A" else "A"
     w, lose = scores[s.winner], scores[loser]
-    wins = "win" if names[s.winner] == "You" else "wins"
-    rubiconed = "are" if names[loser] == "You" else "is"
+    wins = verb(names[s.winner], "wins")
     if s.rubicon:
-        return (f"{names[s.winner]} {wins} the partie, and {names[loser]} {rubiconed} rubiconed "
+        return (f"{wins} the partie, and {verb(names[loser], 'is')} rubiconed "
                 f"(under {rules.rubicon}): {w} + {lose} + {rules.bonus} = {s.points_won} points (Law 73).")
-    return (f"{names[s.winner]} {wins} the partie: {w} - {lose} + {rules.bonus} = {s.points_won} points "
-            f"(Law 72).")
+    return f"{wins} the partie: {w} - {lose} + {rules.bonus} = {s.points_won} points (Law 72)."
 
 
 def games_settlement_words(settlement: Settlement, scores: dict[str, int], names: dict[str, str]) -> str:
@@ -484,10 +482,10 @@ def games_settlement_words(settlement: Settlement, scores: dict[str, int], names
         now = f"game {len(s.games) + 1} stands at {names['A']} {scores.get('A', 0)}, {names['B']} {scores.get('B', 0)}"
         return f"The partie is unfinished (three games out of five): {now}; {won}."
     loser = "B" if s.winner == "A" else "A"
-    wins = "win" if names[s.winner] == "You" else "wins"
+    wins = verb(names[s.winner], "wins")
     doubles = " (a double counting two)" if any(g.double for g in s.games) else ""
     score = f"{number_words(t[s.winner])} games to {number_words(t[loser]) if t[loser] else 'none'}"
-    return f"{names[s.winner]} {wins} the partie, {score}{doubles}: {listed} (p. 20)."
+    return f"{wins} the partie, {score}{doubles}: {listed} (p. 20)."
 
 
 def partie_headline(winner: str | None, names: Mapping[str, str]) -> str:
