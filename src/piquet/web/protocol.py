@@ -35,11 +35,25 @@ Decisions taken where the spec leaves things open
   cannot store an action (the database refused it, or another server process changed the
   table) nothing is applied and the sender gets ``stale``: the tables' states are sent again.
 * **options** is always a list: ``[]`` when it is not the seat's turn; ``[{"kind": "discard",
-  "min": 1, "max": n}]`` (``"min": 0`` for the younger at Piquet au cent, p. 17: he may send
-  ``"cards": []``); ``[{"kind": "look"}]`` (answer with ``{"kind": "look", "look":
-  true|false}``); for a declaration every legal ACTION of that category, the strongest first
-  and declaring nothing last (``{"kind": "point", "cards": []}``, ``{"kind": "sequences",
-  "runs": []}``, ``{"kind": "sets", "sets": []}``); ``[{"kind": "play", "cards": [...]}]``.
+  "min": 1, "max": n, "label", "labels"}]`` (``"min": 0`` for the younger at Piquet au cent,
+  p. 17: he may send ``"cards": []``; ``"label"``: "Discard one to five cards", ``"labels"[k]``:
+  the button for k cards chosen, "Discard three"); ``[{"kind": "look"}]`` (answer with
+  ``{"kind": "look", "look": true|false}``); for a declaration every legal ACTION of that
+  category with its ``"label"`` ("Quint to a king in hearts and tierce major in spades"), the
+  strongest first (what the hand holds: the usual call) and declaring nothing last
+  (``{"kind": "point", "cards": [], "label": "No point"}``, ``{"kind": "sequences", "runs":
+  []}``, ``{"kind": "sets", "sets": []}``); ``[{"kind": "play", "cards": [...]}]``.  The
+  choices of deal carry their ``"label"`` too ("Deal by twos", "Let your adversary deal", "By
+  threes").  A label is made by the narrator (``piquet.talk.words``) from the seat's own options
+  only: it names no card the seat may not see.
+* **The words** are the narrator's, made once in Python for every interface; the page makes none
+  of its own.  ``"prompt"``: the phase in words for this seat (``talk.words.prompt_words``: "You
+  are elder hand: discard one to five cards and take in as many (Law 21).", "Ann is calling his
+  point."; before the first deal ``choice_prompt``); ``"score_labels"``: ``{kind: heading}`` in
+  Law 67's order; ``"table_trick"``: the cards on the table, the card led to the trick in play
+  (``"winner"`` null) or else the last trick completed until the next lead, as ``"last_trick"``,
+  ``null`` before the play; the settlement's ``"headline"`` ("You win the partie.");
+  ``"cut"["words"]``: the cut and who deals, how (``cut_words``, ``dealer_words``).
 * **Card order** in ACTIONs the server writes: suits spades, hearts, clubs, diamonds, high
   cards first; runs and sets best first.  Cards are read case-insensitively (``"10h"``,
   ``"Th"``); a card named twice, an empty run or set, a non-boolean ``look`` are ``malformed``.
@@ -48,8 +62,8 @@ Decisions taken where the spec leaves things open
   the current deal), ``"totals"`` (``{"deal": {"A", "B"}, "partie": {"A", "B"}}``: this deal's
   points so far and the partie's running total, this deal counted with its multiplier),
   ``"opponent"`` (``"computer"``/``"person"``), ``"levels"`` (``{seat: level}`` of the computer
-  seats) and ``"cut"`` (``{"A": card, "B": card, "winner": seat, "lower_deals": bool}``: the winner
-  cut the higher card; ``lower_deals`` at Piquet au cent, where the other deals).
+  seats) and ``"cut"`` (``{"A": card, "B": card, "winner": seat, "lower_deals": bool, "words": [...]}``:
+  the winner cut the higher card; ``lower_deals`` at Piquet au cent, where the other deals).
 * ``"lines"``: the table talk of the deal in words, made by the one narrator (``piquet.talk.words``) from
   this seat's observation only, the seat called "You": ``[{"speaker": "elder"|"younger"|null, "kind",
   "role", "trick": n|null, "text", "segments": [text | {"cards": [...], "words"?}]}]`` (``Line.to_json``);
@@ -59,7 +73,8 @@ Decisions taken where the spec leaves things open
 * ``"deal_history"``: ``[{"deal": 1, "dealer": seat, "multiplier": m, "scores": {"A", "B"}
   (as they count in the partie), "partie": {"A", "B"} (the partie after that deal)}]`` for
   the finished deals; ``"settlement"``: ``null`` until the partie is over, then ``{"winner":
-  seat|null, "points": n|null, "rubicon": bool, "scores": {"A", "B"}, "tally": {...}, "words": "..."}``;
+  seat|null, "points": n|null, "rubicon": bool, "scores": {"A", "B"}, "tally": {...}, "words": "...",
+  "headline": "..."}``;
   ``"last_trick"``: the last trick completed in this deal, ``{"number": n, "plays": [{"seat",
   "role", "card"}, {...}], "winner": seat}``, or ``null``.
 * ``"last_deal"`` (``null`` in the first deal): the finished deal before this one, public
@@ -96,7 +111,8 @@ Decisions taken where the spec leaves things open
   public, so its replay shows every card (``"view": "all"``); a partie in progress is replayed
   only with a seat's ``?token=T`` (checked as the websocket checks it), each frame holding only
   what that seat's observation held then, and none past the current version; else 403
-  ``{"error": ...}``.  No such table: 404; a record the engine cannot replay: 500.
+  ``{"error": ...}``.  Each frame's ``"lines"`` are the narrator's, as the VIEW's, each with the
+  ``"seat"`` of its speaker.  No such table: 404; a record the engine cannot replay: 500.
 """
 
 from __future__ import annotations
