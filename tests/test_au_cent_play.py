@@ -349,7 +349,7 @@ def test_replay_tells_the_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Game 1 begins: both players at nothing" in out
     assert "Bob keeps all his cards, discarding none (p. 17); three left in the stock." in out
     # The elder states what his point makes; the younger answers at once (p. 18).
-    assert 'Ann: "Seven cards."\n    Ann: "Sixty-five."\n    Bob: "Good."' in out
+    assert 'Ann: "Seven cards, making sixty-five."\n    Bob: "Good."' in out
     assert "What do they make?" not in out
     assert 'Ann: "Three aces?"' in out and 'Ann: "Three aces: twenty."' in out  # named, not shown
     first = counts[0]
@@ -409,7 +409,7 @@ class Keeper(Person):
 
 
 _CUT = re.compile(r"You cut the (\w+) of \w+, Computer the (\w+) of \w+\. The lower card deals, with no "
-                  r"choice: (You|Computer) cut the lower and deals? first\.")
+                  r"choice: (You|Computer) cut the lower card and deals?\.")
 _RANK_WORDS = ("seven", "eight", "nine", "ten", "knave", "queen", "king", "ace")
 
 

@@ -916,7 +916,7 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
         assert first["phase"] != "cut" and first["rules"] == AU_CENT_SPEC, first
         cut = p.text("cut-words")
         assert "cut the lower card and deal" in cut and "(p. 16)" in cut, cut
-        assert "Piquet au cent" in p.text("rules") and "small cards do not count" in p.text("rules")
+        assert "Piquet au cent" in p.text("rules") and "sevens are not counting cards" in p.text("rules")
         assert re.search(r"Games: You 0 \u2013 Computer \(simple\) 0 \(3 to win\)", p.text("games-tally"))
         assert "Game (to 100):" in p.text("partie-scores")
         shots.take(page, "au-cent-table")
@@ -940,7 +940,8 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
                 assert f"(game {m.group(1)}, at nothing)" in opening, opening
                 shots.take(page, "au-cent-game-won")
             talk = page.get_by_test_id("talk")
-            calls = re.compile(r"\b(One|Two|Three|Four|Five|Six|Seven|Eight) cards?\.")  # the elder's call of his point
+            # the elder's call of his point and what it makes, in one line (p. 18)
+            calls = re.compile(r"\b(One|Two|Three|Four|Five|Six|Seven|Eight) cards?, making [\w-]+\.")
             called += talk.locator("li", has_text=calls).count()
             sets = talk.locator("li", has_text=re.compile(r"(Three|Four) \w+: [\w-]+\."))
             for i in range(sets.count()):

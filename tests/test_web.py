@@ -29,7 +29,18 @@ from piquet.cli.main import build_parser
 from piquet.core.actions import PLAYS, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
 from piquet.core.cards import RANK_MASKS, card_name, card_words, cards_of, mask_of, parse_card
 from piquet.core.deal import Deal, deal_from_pack
-from piquet.core.events import ELDER, EVENT_KINDS, SETS, YOUNGER, CarteBlancheShown, Look, NameSet, Play, Show
+from piquet.core.events import (
+    ELDER,
+    EVENT_KINDS,
+    SCORE_KINDS,
+    SETS,
+    YOUNGER,
+    CarteBlancheShown,
+    Look,
+    NameSet,
+    Play,
+    Show,
+)
 from piquet.core.partie import Partie, cut_for_deal
 from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, Rules, rules_named
 from piquet.players.levels import make_player
@@ -187,7 +198,12 @@ class HiddenChecker:
                 assert not leaked, f"seat {seat} was sent {sorted(leaked)} in the deal history"
                 self.checked.add((id(entry), seat))
                 self.kept.append(entry)
-        assert v["cut"] == self.cut
+        if self.cut is None:
+            assert v["cut"] is None
+        else:
+            told = v["cut"]["words"]
+            assert {k: x for k, x in v["cut"].items() if k != "words"} == self.cut and told
+            assert cards_named(told) <= {self.cut["A"], self.cut["B"]}, told  # the cut, and nothing else
         ld = v["last_deal"]
         if ld is not None:
             # A finished deal's summary is one shared object: check it once per seat.
@@ -487,6 +503,10 @@ def test_the_checker_sees_a_leak() -> None:
                                           "text": f"Bob leads the {card_words(parse_card(hidden))}.",
                                           "segments": []}]},
                  {"options": [{"kind": "play", "cards": [hidden]}]},
+                 {"prompt": f"Trick one of twelve: play to the {card_words(parse_card(hidden))}."},
+                 {"table_trick": {"number": 1, "winner": None, "plays": [{"seat": "B", "role": "younger",
+                                                                         "card": hidden}]}},
+                 {"cut": {**v["cut"], "words": [f"Bob cut the {card_words(parse_card(hidden))}."]}},
                  {"settlement": {"words": f"He kept the {card_words(parse_card(hidden))}."}}):
         with pytest.raises(AssertionError):
             checker.check("A", state_message(0, "A", {**v, **leak}), cur, prev)
@@ -524,9 +544,15 @@ def test_view_shape() -> None:
     v = table.view(seat)
     for key in ("role", "phase", "to_move", "dealt", "hand", "discard", "taken", "seen_left", "stock_left",
                 "max_discard", "lead", "trick", "tricks_won", "scores", "events", "partie", "seat", "players",
-                "status", "my_turn", "options", "deal_history", "settlement", "last_trick", "last_deal"):
+                "status", "my_turn", "options", "deal_history", "settlement", "last_trick", "last_deal", "prompt",
+                "score_labels", "table_trick"):
         assert key in v, key
-    assert v["my_turn"] and v["options"] == [{"kind": "discard", "min": 1, "max": 5}]
+    assert v["my_turn"] and v["options"] == [{
+        "kind": "discard", "min": 1, "max": 5, "label": "Discard one to five cards",
+        "labels": ["Discard", "Discard one", "Discard two", "Discard three", "Discard four", "Discard five"]}]
+    assert v["prompt"] == "You are elder hand: discard one to five cards and take in as many (Law 21)."
+    assert v["score_labels"]["sets"] == "Quatorzes and trios" and list(v["score_labels"]) == list(SCORE_KINDS)
+    assert v["table_trick"] is None  # no card played yet
     assert v["phase"] == "elder_discard" and len(v["hand"]) == 12
     other = table.view("B" if seat == "A" else "A")
     assert not other["my_turn"] and other["options"] == []
@@ -541,7 +567,8 @@ def test_view_shape() -> None:
     s = table.to_move()
     assert s is not None
     opts = table.view(s)["options"]
-    assert opts[-1] == {"kind": "point", "cards": []}
+    assert opts[-1] == {"kind": "point", "cards": [], "label": "No point"}
+    assert all(o["label"].startswith("Point of ") for o in opts[:-1]), opts
     assert all(decode_action(o) in list(table.observation(s).legal_actions()) for o in opts)
 
 
@@ -1030,8 +1057,11 @@ def test_the_winner_of_the_cut_chooses_whether_to_deal(deals: bool) -> None:
     mine, theirs = table.view(winner), table.view(loser)
     assert mine["phase"] == theirs["phase"] == "cut" and mine["choice"] == "deal"
     assert mine["my_turn"] and not theirs["my_turn"] and theirs["options"] == []
-    assert mine["options"] == [{"kind": "deal", "deal": True, "by": 2}, {"kind": "deal", "deal": True, "by": 3},
-                               {"kind": "deal", "deal": False}]
+    assert mine["options"] == [{"kind": "deal", "deal": True, "by": 2, "label": "Deal by twos"},
+                               {"kind": "deal", "deal": True, "by": 3, "label": "Deal by threes"},
+                               {"kind": "deal", "deal": False, "label": "Let your adversary deal"}]
+    assert mine["prompt"].startswith("You won the cut and have the choice (Law 4).")
+    assert theirs["prompt"] == f"{mine['players'][winner]} won the cut and is choosing whether to deal first (Law 4)."
     assert mine["hand"] == theirs["hand"] == [] and cards_named(theirs) == {mine["cut"]["A"], mine["cut"]["B"]}
     full = make_table(12)  # a view of a dealt table: the cut's VIEW has the same keys, and "choice"
     assert set(mine) == set(full.view("A")) | {"choice"}
@@ -1055,7 +1085,9 @@ def test_the_winner_of_the_cut_chooses_whether_to_deal(deals: bool) -> None:
         assert table.version == 1 and table.choosing == loser and not table.partie.deals
         v = table.view(loser)
         assert v["choice"] == "deal_by" and v["partie"]["dealer"] == loser and v["my_turn"]
-        assert v["options"] == [{"kind": "deal_by", "by": 2}, {"kind": "deal_by", "by": 3}]
+        assert v["options"] == [{"kind": "deal_by", "by": 2, "label": "By twos"},
+                                {"kind": "deal_by", "by": 3, "label": "By threes"}]
+        assert "lets you deal: deal by two or by three cards at a time" in v["prompt"]
         assert table.view(winner)["options"] == [] and table.view(winner)["hand"] == []
         waiting = Table.from_record(table.id, table.seats, table.record_json(), "person", table.version)
         assert waiting.version == 1 and waiting.choosing == loser and waiting.view(loser) == v
@@ -1160,7 +1192,7 @@ def test_the_dealer_chooses_threes_over_the_websocket(client: TestClient, db: st
             cut = {va["cut"]["A"], va["cut"]["B"]}
             assert va["phase"] == vb["phase"] == "cut" and va["choice"] == vb["choice"] == "deal"
             assert va["my_turn"] and not vb["my_turn"] and vb["options"] == []
-            assert {"kind": "deal", "deal": True, "by": 3} in va["options"]
+            assert {"kind": "deal", "deal": True, "by": 3, "label": "Deal by threes"} in va["options"]
             assert cards_named(va) == cards_named(vb) == cut and va["hand"] == vb["hand"] == []
             wb.send_json({"type": "action", "version": 0, "action": {"kind": "deal_by", "by": 3}})
             expect_error(wb, "turn")
@@ -1169,7 +1201,7 @@ def test_the_dealer_chooses_threes_over_the_websocket(client: TestClient, db: st
                 logs[s].append(receive(ws))
             va, vb = logs["A"][-1]["view"], logs["B"][-1]["view"]
             assert logs["B"][-1]["version"] == 1 and vb["choice"] == "deal_by" and vb["my_turn"]
-            assert vb["options"] == [{"kind": "deal_by", "by": 2}, {"kind": "deal_by", "by": 3}]
+            assert [o["by"] for o in vb["options"]] == [2, 3] and vb["options"][1]["label"] == "By threes"
             assert va["partie"]["dealer"] == vb["partie"]["dealer"] == "B" and not va["my_turn"]
             assert cards_named(va) == cards_named(vb) == cut
     assert stored(db, t["table"])[0] == 1

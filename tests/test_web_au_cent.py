@@ -27,7 +27,7 @@ from piquet.core.partie import cut_for_deal
 from piquet.core.rules import RUBICON, rules_named
 from piquet.players.runner import cut_rng
 from piquet.records.record import PartieRecord, replay
-from piquet.talk.words import settlement_words
+from piquet.talk.words import discard_labels, number_words, settlement_words
 from piquet.web.rewind import replay_frames
 from piquet.web.store import Store, database_url
 from piquet.web.table import Seat, Table
@@ -168,7 +168,11 @@ def test_the_younger_may_keep_all_at_au_cent(client: TestClient, db: str) -> Non
         msg = until_my_turn(ws, [])
         v = msg["view"]
         assert v["role"] == "younger" and v["phase"] == "younger_discard"
-        assert v["options"] == [{"kind": "discard", "min": 0, "max": v["max_discard"]}]
+        most = v["max_discard"]
+        assert v["options"] == [{"kind": "discard", "min": 0, "max": most,
+                                 "label": f"Discard up to {number_words(most)} cards, or keep all your cards",
+                                 "labels": ["Discard", *(f"Discard {w}" for w in ("one", "two", "three")[:most])]}]
+        assert v["prompt"].endswith("or keep all your cards (p. 17).")
         hand = v["hand"]
         ws.send_json({"type": "action", "version": msg["version"], "action": {"kind": "discard", "cards": []}})
         after = receive(ws)
@@ -203,7 +207,10 @@ def test_the_younger_must_discard_at_rubicon(client: TestClient, db: str) -> Non
         while msg["view"]["phase"] != "younger_discard":  # the next deal: Ann is younger
             ws.send_json({"type": "action", "version": msg["version"], "action": next_action(msg["view"])})
             msg = until_my_turn(ws, [])
-        assert msg["view"]["options"] == [{"kind": "discard", "min": 1, "max": msg["view"]["max_discard"]}]
+        most = msg["view"]["max_discard"]
+        assert msg["view"]["options"] == [{"kind": "discard", "min": 1, "max": most,
+                                           "label": f"Discard one to {number_words(most)} cards",
+                                           "labels": discard_labels(most)}]
         before = stored(db, t["table"])
         ws.send_json({"type": "action", "version": msg["version"], "action": {"kind": "discard", "cards": []}})
         err = expect_error(ws, "illegal")
@@ -351,12 +358,13 @@ def test_the_replay_of_an_au_cent_partie(client: TestClient, db: str) -> None:
     assert [d["game"] for d in doc["deals"]] == [
         1 + sum(1 for x in final.games() if x.last_deal < i) for i in range(len(final.deals))]
     assert all(d["of"] is None for d in doc["deals"])
-    words = [" ".join(f["what"]) for f in frames]
-    assert frames[0]["what"][0].startswith("Deal 1, game 1 (at nothing, a hundred up): ")
+    words = [" ".join(ln["text"] for ln in f["lines"]) for f in frames]
+    assert frames[0]["lines"][0]["text"].startswith("Deal 1, game 1 (at nothing, a hundred up): ")
     for x in final.games():
         ended = next(w for w, f in zip(words, frames, strict=True) if f"Deal {x.last_deal + 1} is over" in w)
         assert "reaches" in ended and f"wins the game, {x.scores[x.winner]} to" in ended
-    assert doc["settlement"]["words"] in frames[-1]["what"] and doc["settlement"]["points"] is None
+    assert doc["settlement"]["words"] in [ln["text"] for ln in frames[-1]["lines"]]
+    assert doc["settlement"]["points"] is None
     # A seat's replay of a partie in progress: only what that seat saw (``check_seat_replay``).
     table = make_table(34, rules_named("au-cent+fours"))
     rng = random.Random(34)

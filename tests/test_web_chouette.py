@@ -28,6 +28,7 @@ from piquet.core.cards import card_name, card_words, cards_of
 from piquet.core.partie import Partie
 from piquet.core.rules import FOUR_DEAL, RUBICON, Rules
 from piquet.stakes.chouette import PAIR_SEAT, SINGLE_SEAT, ChouetteMatch, Places
+from piquet.talk.words import action_words
 from piquet.web.app import create_app
 from piquet.web.chouette import ChouetteMessage, ChouetteTable, decode_chouette_message
 from piquet.web.protocol import ProtocolError, decode_action, error_message
@@ -273,7 +274,8 @@ def play_persons(client: TestClient, seed: int, parties: int,
                         assert advice is None
                     else:
                         assert advice == {"by": places.advising, "computer": False,
-                                          "action": decode_and_encode(suggestion)}, advice
+                                          "action": decode_and_encode(suggestion),
+                                          "words": action_words(decode_action(suggestion))}, advice  # type: ignore[arg-type]
                 mine = seats.last[actor]
             if suggestion is not None and rng.random() < 0.5:
                 action = suggestion
@@ -478,8 +480,10 @@ def test_the_cut_of_three() -> None:
         order = sorted(NAMES, key=lambda n: rank_of(t.match.cut[n]), reverse=True)
         assert t.match.places == Places(order[0], order[1], order[2])
         v = t.view(order[0])
-        assert v["phase"] == "cut" and v["my_turn"] and v["options"] == [{"kind": "deal", "deal": True},
-                                                                        {"kind": "deal", "deal": False}]
+        assert v["phase"] == "cut" and v["my_turn"] and v["options"] == [
+            {"kind": "deal", "deal": True, "label": "Deal"},
+            {"kind": "deal", "deal": False, "label": f"Let {order[1]} deal"}]
+        assert v["prompt"] == "You play alone and have the choice of deal throughout (p. 106). Deal first?"
         assert v["hand"] == [] and v["cut"] is None and v["partie"]["rules"] == "four-deal"
         for n in order[1:]:
             assert not t.view(n)["my_turn"] and t.view(n)["options"] == []

@@ -24,7 +24,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
-from piquet.core.cards import card_name, cards_of
+from piquet.core.cards import card_name, card_words, cards_of
 from piquet.core.deal import Deal
 from piquet.core.events import ELDER, SCORE_KINDS, YOUNGER
 from piquet.core.partie import Partie, cut_for_deal
@@ -116,6 +116,13 @@ def shown_frame(f: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def said(f: dict[str, Any]) -> list[str]:
+    """A frame's lines in plain text (a player's words with his name, as the page shows them)."""
+    assert all(ln.keys() == {"speaker", "seat", "kind", "role", "trick", "text", "segments"} for ln in f["lines"])
+    return [ln["text"] if ln["speaker"] is None else f"{NAMES[ln['seat']]}: \u201c{ln['text']}\u201d"
+            for ln in f["lines"]]
+
+
 # ---------------------------------------------------------------- a finished partie: everything, from the engine
 
 
@@ -145,8 +152,9 @@ def test_a_finished_partie_replays_as_the_engine_played_it() -> None:
             to_move = p.deals[-1].to_move
             assert f["to_move"] == (None if to_move is None else p.seat(len(p.deals) - 1, to_move))
             assert f["counts"] == {s: len(h) for s, h in f["hands"].items()}
-            words = " ".join(f["what"])
-            assert f["what"] and all(isinstance(x, str) and x for x in f["what"])
+            what = said(f)
+            words = " ".join(what)
+            assert what and all(isinstance(x, str) and x for x in what)
             if previous is not None:
                 # The trick just completed, its winner from the engine's tricks won, told in words.
                 before, after = previous["tricks_won"], f["tricks_won"]
@@ -154,7 +162,7 @@ def test_a_finished_partie_replays_as_the_engine_played_it() -> None:
                 won = [s for s in "AB" if same_deal and after[s] == before[s] + 1]
                 if same_deal and won:
                     assert f["trick"]["winner"] == won[0] and len(f["trick"]["plays"]) == 2
-                    assert any(x.startswith(f"{NAMES[won[0]]} wins the ") and x.endswith("trick.") for x in f["what"])
+                    assert any(x.startswith(f"{NAMES[won[0]]} wins the ") and x.endswith("trick.") for x in what)
                 if not same_deal:  # a deal has ended: its last trick and its end are told
                     assert f["trick"]["deal"] == previous["deal"] and f["trick"]["number"] == 12
                     assert f"Deal {previous['deal']} is over" in words and f"Deal {f['deal']} of" in words
@@ -164,8 +172,8 @@ def test_a_finished_partie_replays_as_the_engine_played_it() -> None:
             checked += 1
         last = frames[-1]
         assert last["totals"]["partie"] == final.scores == table.scores
-        assert doc["settlement"]["scores"] == final.scores and doc["settlement"]["words"] in last["what"]
-        assert frames[0]["what"][0].startswith("Deal 1 of ")
+        assert doc["settlement"]["scores"] == final.scores and doc["settlement"]["words"] in said(last)
+        assert said(frames[0])[0].startswith("Deal 1 of ")
         for d, played in zip(doc["deals"], final.deals, strict=True):
             i = d["number"] - 1
             assert d["counted"] == final.deal_score(i) and d["multiplier"] == final.rules.multiplier(i)
@@ -185,14 +193,14 @@ def check_seat_frame(frame: dict[str, Any], seat: str, cur: set[str], prev: set[
     other = "B" if seat == "A" else "A"
     assert set(frame["hands"]) == set(frame["discards"]) == set(frame["taken"]) == {seat}, frame
     assert set(frame["shown"]) == {other} and "stock" not in frame
-    said = {k: frame[k] for k in ("what", "trick")}
-    rest = {k: v for k, v in frame.items() if k not in said}
+    told_here = {k: frame[k] for k in ("lines", "trick")}
+    rest = {k: v for k, v in frame.items() if k not in told_here}
     named = cards_named(rest)
     leaked = named - cur
     assert not leaked, f"seat {seat} was sent {sorted(leaked)} (hidden) at step {frame['step']}"
-    told = cards_named(said)
+    told = cards_named(told_here)
     leaked = told - (prev if opens_deal else cur)
-    assert not leaked, f"seat {seat} was told {sorted(leaked)} (hidden) at step {frame['step']}: {said}"
+    assert not leaked, f"seat {seat} was told {sorted(leaked)} (hidden) at step {frame['step']}: {told_here}"
     if frame["trick"] is not None:
         assert frame["trick"]["deal"] == frame["deal"] - (1 if opens_deal else 0)
     return len(named) + len(told)
@@ -214,7 +222,8 @@ def check_seat_replay(doc: dict[str, Any], seat: str, record_json: str) -> int:
         assert len(d["dealt"][seat]) == 12
     assert not cards_named({k: v for k, v in doc.items() if k not in ("frames", "deals", "cut")})
     if "cut" in doc:  # the cards cut for deal are public (Law 4), as in the VIEW
-        assert set(doc["cut"]) == {"A", "B", "winner", "lower_deals"}
+        assert set(doc["cut"]) == {"A", "B", "winner", "lower_deals", "words"}
+        assert cards_named(doc["cut"]["words"]) == {doc["cut"]["A"], doc["cut"]["B"]}
     return cards
 
 
@@ -280,8 +289,12 @@ def test_the_seat_check_sees_a_leak() -> None:
     rank_word = {"7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "knave", "Q": "queen", "K": "king",
                  "A": "ace"}[rank]
     for leak in ({"hands": {"A": frame["hands"]["A"] + [hidden]}}, {"shown": {"B": [hidden]}},
-                 {"what": [*frame["what"], f"Bob leads the {rank_word} of {words}."]},
-                 {"what": [f"Bob's discard: {hidden}."]}, {"seen_left": [hidden]},
+                 {"lines": [*frame["lines"], {"speaker": None, "seat": None, "kind": "play", "role": "younger",
+                                              "trick": 1, "text": f"Bob leads the {rank_word} of {words}.",
+                                              "segments": [f"Bob leads the {rank_word} of {words}."]}]},
+                 {"lines": [{"speaker": None, "seat": None, "kind": "discard", "role": "younger", "trick": None,
+                             "text": "Bob's discard: .", "segments": ["Bob's discard: ", {"cards": [hidden]}, "."]}]},
+                 {"seen_left": [hidden]},
                  {"trick": {"deal": frame["deal"], "number": 1, "winner": None,
                             "plays": [{"seat": "B", "role": "elder", "card": hidden}]}}):
         with pytest.raises(AssertionError):
@@ -329,7 +342,11 @@ def test_a_finished_partie_over_http(client: TestClient, db: str) -> None:
         # The table's version counts the person's choice of deal, when he won the cut: no step of the replay.
         assert doc["actions"] == actions and version - actions in (0, 1) and doc["steps"] == actions + 1
         assert version == log[-1]["version"]
+        told = doc["cut"].pop("words")
         assert doc["cut"] == {"A": card_name(a), "B": card_name(b), "winner": winner, "lower_deals": False}
+        assert told[0].startswith(f"The cut for deal (Law 4): Ann cut the {card_words(a)}, ")
+        by = "threes" if final.deal_by == 3 else "twos"
+        assert told[-1].endswith(f"first, by {by} for the whole partie (Law 9).")
         last = doc["frames"][-1]
         assert last["totals"]["partie"] == final.scores == log[-1]["view"]["totals"]["partie"]
         assert all(len(f["hands"]) == 2 for f in doc["frames"])

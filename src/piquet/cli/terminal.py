@@ -42,7 +42,6 @@ from piquet.core.cards import (
     Mask,
     card_name,
     card_symbol,
-    card_words,
     cards_of,
     mask_of,
     parse_card,
@@ -77,12 +76,21 @@ from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_
 from piquet.players.runner import GameListener, PartieRunner, new_seed
 from piquet.records.record import RecordError, load_record, record_of, replay
 from piquet.records.replay import deal_games, game_won_words, tally_words
-from piquet.talk.words import Cards, Line, Narrator, narrate, number_words, settlement_words
+from piquet.talk.words import (
+    SCORE_LABELS,
+    Cards,
+    Line,
+    Narrator,
+    cut_words,
+    dealer_words,
+    narrate,
+    number_words,
+    partie_headline,
+    settlement_words,
+)
 
 HUMAN, COMPUTER = "A", "B"
 _CATEGORY_NAMES = ("point", "sequences", "quatorzes and trios")
-_SCORE_ROWS = ("Carte blanche", "Point", "Sequences", "Quatorzes and trios", "Play", "The cards",
-               "Pique", "Repique")
 _COMMON_HELP = (
     ("hand", "your hand, your discard and the cards taken in"),
     ("score", "the score of this deal and of the partie"),
@@ -490,28 +498,13 @@ class TerminalTable(GameListener):
 
     def cut(self, cut_a: Card, cut_b: Card, winner: str) -> None:
         self.cut_winner = winner
-        cards = (f"{self.name(self.me)} cut the {card_words(cut_a)}, "
-                 f"{self.name(self.them)} the {card_words(cut_b)}.")
-        if not self.rules.higher_cut_chooses:
-            lower = other_seat(winner)
-            self.say(f"The cut for deal (p. 16): {cards} The lower card deals, with no choice: "
-                     f"{self.name(lower)} cut the lower and deal{'' if lower == self.me else 's'} first.")
-            return
-        self.say(f"The cut for deal (Law 4): {cards} "
-                 f"{'You have' if winner == self.me else self.name(self.them) + ' has'} the choice of deal.")
+        self.say(escape(cut_words(self.names, {"A": cut_a, "B": cut_b}, winner, not self.rules.higher_cut_chooses,
+                                  self.me)))
 
     def dealer_chosen(self, partie: Partie) -> None:
-        dealer = partie.first_dealer
-        if not partie.rules.higher_cut_chooses:
-            self.say(f"{self.name(dealer)} deal{'s' if dealer == self.them else ''} by twos, as the deal always "
-                     "is at Piquet au cent (p. 16); the deal then alternates, whoever wins a game.")
-            return
-        if self.cut_winner == self.them:
-            choice = "elects to deal" if dealer == self.them else "elects to be elder hand"
-            self.say(f"{self.name(self.them)} {choice}.")
-        by = "twos" if partie.deal_by == 2 else "threes"
-        self.say(f"{self.name(dealer)} deal{'s' if dealer == self.them else ''} first, "
-                 f"by {by} for the whole partie (Law 9).")
+        for text in dealer_words(self.names, self.cut_winner, partie.first_dealer, partie.deal_by,
+                                 not partie.rules.higher_cut_chooses):
+            self.say(escape(text))
 
     def deal_started(self, partie: Partie) -> None:
         index = len(partie.deals) - 1
@@ -560,7 +553,9 @@ class TerminalTable(GameListener):
 
     def partie_finished(self, partie: Partie) -> None:
         self.say()
-        self.console.rule("[bold]The partie[/]")
+        names = {seat: self.name(seat) for seat in (self.me, self.them)}
+        headline = partie_headline(partie.settlement().winner, names) if partie.is_finished else "The partie"
+        self.console.rule(f"[bold]{escape(headline)}[/]")
         self.show_partie_card(partie)
         self.show_settlement(partie)
         self.save_now(partie)
@@ -647,7 +642,7 @@ class TerminalTable(GameListener):
         table.add_column("", footer="Total")
         table.add_column(self.name(self.me), justify="right", footer=str(sum(mine)))
         table.add_column(self.name(self.them), justify="right", footer=str(sum(theirs)))
-        for k, label in enumerate(_SCORE_ROWS):
+        for k, label in enumerate(SCORE_LABELS.values()):
             if mine[k] or theirs[k] or k in (1, 2, 3, 4, 5):
                 table.add_row(label, str(mine[k]), str(theirs[k]))
         mult = partie.rules.multiplier(index)

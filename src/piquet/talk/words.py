@@ -20,22 +20,26 @@ younger's showings, which the engine logs as he reckons them, are told sorted by
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
+from piquet.core.actions import Play as PlayCard
 from piquet.core.cards import (
     RANK_MASKS,
     RANK_NAMES,
     RANK_PLURALS,
     SUIT_NAMES,
+    Card,
     Mask,
     card_name,
     card_words,
     cards_of,
     format_cards,
 )
-from piquet.core.combinations import sequence_name, set_name, set_rank, suit_of_mask
+from piquet.core.combinations import point_key, sequence_name, set_name, set_rank, suit_of_mask
+from piquet.core.deal import Phase
 from piquet.core.events import (
     CATEGORIES,
     ELDER,
@@ -47,6 +51,7 @@ from piquet.core.events import (
     S_PIQUE,
     S_PLAY,
     S_REPIQUE,
+    SCORE_KINDS,
     SEQUENCES,
     SETS,
     YOUNGER,
@@ -68,6 +73,7 @@ from piquet.core.events import (
     Show,
     Trick,
 )
+from piquet.core.observation import Observation
 from piquet.core.rules import Rules, Settlement
 
 _ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -237,14 +243,33 @@ class Narrator:
         return other
 
     def lines(self, events: Iterable[Event], *, hold: bool = False) -> Iterator[Line]:
-        """A ``Line`` for each thing said or done."""
+        """A ``Line`` for each thing said or done.
+
+        A call of the point followed at once by its value (Piquet au cent: the elder says what his point
+        makes, p. 18) is one line: "Five cards, making forty-nine."  The two events are logged by one
+        action, so they always come in the same ``events``.
+        """
+        call: CallPoint | None = None
         for e in events:
+            if call is not None:
+                if isinstance(e, CallValue) and e.role == call.role:
+                    yield _line(call.role, call.kind, call.role, f"{_call_point(call.length)}, making "
+                                f"{number_words(e.value)}.")
+                    call = None
+                    continue
+                yield from self._tell(call)
+                call = None
+            if isinstance(e, CallPoint):
+                call = e
+                continue
             if isinstance(e, _HELD) and e.role == YOUNGER and self.trick >= 1:
                 self._held.append(e)  # the younger reckons as he plays to the first trick (Law 67)
                 continue
             if self._held and type(e) is not Look:
                 yield from self.flush()
             yield from self._tell(e)
+        if call is not None:
+            yield from self._tell(call)
         if not hold:
             yield from self.flush()
 
@@ -287,7 +312,7 @@ class Narrator:
                 yield _line(None, e.kind, r, f"{verb(name, 'does')} not look at the cards left.")
         elif t is CallPoint:
             assert isinstance(e, CallPoint)
-            yield _line(r, e.kind, r, f"{_cap(_COUNTS[e.length])} card{'s' if e.length != 1 else ''}.")
+            yield _line(r, e.kind, r, f"{_call_point(e.length)}.")
         elif t is AskValue:
             yield _line(r, e.kind, r, "What do they make?")
         elif t is CallValue:
@@ -396,6 +421,11 @@ def lines_json(events: Iterable[Event], names: Sequence[str], viewer_cards: tupl
     return [line.to_json() for line in narrate(events, names, viewer_cards)]
 
 
+def _call_point(length: int) -> str:
+    """``Five cards``: the call of a point."""
+    return f"{_cap(_COUNTS[length])} card{'s' if length != 1 else ''}"
+
+
 def _sequence_call(length: int, head: int) -> str:
     run = ((1 << length) - 1) << (head - length + 1)
     return sequence_name(run)
@@ -405,7 +435,9 @@ def _example_events() -> list[Event]:
     return [CallPoint(ELDER, 5), AskValue(YOUNGER, 5), CallValue(ELDER, 49), Reply(YOUNGER, POINT, 0)]
 
 
-__all__ = ["Cards", "Line", "Narrator", "Segment", "card_name", "lines_json", "narrate", "number_words",
+__all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "action_words", "card_name", "choice_prompt",
+           "cut_words", "deal_by_label", "deal_label", "dealer_words", "declaration_words", "discard_labels",
+           "discard_words", "item_words", "lines_json", "narrate", "number_words", "partie_headline", "prompt_words",
            "settlement_words", "verb", "CATEGORIES"]
 
 
@@ -424,13 +456,11 @@ def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rule
         return "The partie is drawn: tied again after the extra deals (Law 71)."
     loser = "B" if s.winner == "A" else "A"
     w, lose = scores[s.winner], scores[loser]
-    wins = "win" if names[s.winner] == "You" else "wins"
-    rubiconed = "are" if names[loser] == "You" else "is"
+    wins = verb(names[s.winner], "wins")
     if s.rubicon:
-        return (f"{names[s.winner]} {wins} the partie, and {names[loser]} {rubiconed} rubiconed "
+        return (f"{wins} the partie, and {verb(names[loser], 'is')} rubiconed "
                 f"(under {rules.rubicon}): {w} + {lose} + {rules.bonus} = {s.points_won} points (Law 73).")
-    return (f"{names[s.winner]} {wins} the partie: {w} - {lose} + {rules.bonus} = {s.points_won} points "
-            f"(Law 72).")
+    return f"{wins} the partie: {w} - {lose} + {rules.bonus} = {s.points_won} points (Law 72)."
 
 
 def games_settlement_words(settlement: Settlement, scores: dict[str, int], names: dict[str, str]) -> str:
@@ -452,7 +482,193 @@ def games_settlement_words(settlement: Settlement, scores: dict[str, int], names
         now = f"game {len(s.games) + 1} stands at {names['A']} {scores.get('A', 0)}, {names['B']} {scores.get('B', 0)}"
         return f"The partie is unfinished (three games out of five): {now}; {won}."
     loser = "B" if s.winner == "A" else "A"
-    wins = "win" if names[s.winner] == "You" else "wins"
+    wins = verb(names[s.winner], "wins")
     doubles = " (a double counting two)" if any(g.double for g in s.games) else ""
     score = f"{number_words(t[s.winner])} games to {number_words(t[loser]) if t[loser] else 'none'}"
-    return f"{names[s.winner]} {wins} the partie, {score}{doubles}: {listed} (p. 20)."
+    return f"{wins} the partie, {score}{doubles}: {listed} (p. 20)."
+
+
+def partie_headline(winner: str | None, names: Mapping[str, str]) -> str:
+    """The end of a partie in a few words, over its settlement: ``You win the partie.``, ``Ann wins the
+    partie.``, ``The partie is drawn.``; ``winner`` is a seat of ``names`` ("You" for the viewer), or None."""
+    if winner is None:
+        return "The partie is drawn."
+    return f"{verb(names[winner], 'wins')} the partie."
+
+
+# ---------------------------------------------------------------- the cut and the choice of deal
+
+
+def cut_words(names: Mapping[str, str], cut: Mapping[str, Card], winner: str, lower_deals: bool,
+              first: str | None = None) -> str:
+    """The cut for deal (Law 4; at Piquet au cent p. 16), ``first``'s cut told first ("You" the viewer):
+    ``The cut for deal (Law 4): you cut the ace of spades, Bob the seven of hearts. You have the choice of
+    deal.``  ``cut``: the card each seat cut; ``winner``: the seat that cut the higher card."""
+    seats = sorted(cut, key=lambda s: s != first)
+    cards = ", ".join(f"{_named(names[s])}{' cut' if i == 0 else ''} the {card_words(cut[s])}"
+                      for i, s in enumerate(seats))
+    loser = next(s for s in cut if s != winner)
+    if lower_deals:
+        return (f"The cut for deal (p. 16): {_cap(cards)}. The lower card deals, with no choice: "
+                f"{names[loser]} cut the lower card and {'deal' if names[loser] == YOU else 'deals'}.")
+    return f"The cut for deal (Law 4): {_cap(cards)}. {verb(names[winner], 'has')} the choice of deal."
+
+
+def _by_words(by: int) -> str:
+    return "threes" if by == 3 else "twos"
+
+
+def dealer_words(names: Mapping[str, str], cut_winner: str | None, dealer: str, by: int,
+                 lower_deals: bool) -> list[str]:
+    """Who deals first, and how (Laws 4, 9; at Piquet au cent p. 16): ``Bob elects to deal.``, ``Bob deals
+    first, by twos for the whole partie (Law 9).``  ``cut_winner``: whose choice it was (his election is told
+    when he is not "You", who made it himself)."""
+    if lower_deals:
+        return [f"{verb(names[dealer], 'deals')} by twos, as the deal always is at Piquet au cent (p. 16); the deal "
+                "then alternates, whoever wins a game."]
+    out = []
+    if cut_winner is not None and names[cut_winner] != YOU:
+        out.append(f"{names[cut_winner]} {'elects to deal' if dealer == cut_winner else 'elects to be elder hand'}.")
+    out.append(f"{verb(names[dealer], 'deals')} first, by {_by_words(by)} for the whole partie (Law 9).")
+    return out
+
+
+def deal_label(deal: bool, by: int | None = None, other: str = "your adversary") -> str:
+    """A button of the choice of deal (Laws 4, 9): ``Deal by twos``, ``Deal``, ``Let your adversary deal``."""
+    if not deal:
+        return f"Let {other} deal"
+    return "Deal" if by is None else f"Deal by {_by_words(by)}"
+
+
+def deal_by_label(by: int) -> str:
+    """A button of the dealer's choice of mode (Law 9): ``By twos``, ``By threes``."""
+    return f"By {_by_words(by)}"
+
+
+def choice_prompt(which: str, mine: bool, other: str) -> str:
+    """The prompt before the first deal: ``which`` is ``"deal"`` (the winner of the cut chooses whether to deal,
+    Law 4) or ``"deal_by"`` (the dealer how he deals, Law 9); ``mine``: whether the viewer chooses."""
+    if which == "deal_by":
+        return (f"{other} lets you deal: deal by two or by three cards at a time, for the whole partie (Law 9)."
+                if mine else f"{other} deals, and is choosing whether to deal by twos or by threes (Law 9).")
+    return ("You won the cut and have the choice (Law 4). Deal first, by two or by three cards at a time (Law 9)?"
+            if mine else f"{other} won the cut and is choosing whether to deal first (Law 4).")
+
+
+# ---------------------------------------------------------------- what may be done, in words
+
+
+#: The score headings of Law 67, in ``SCORE_KINDS``' order, as a score table names them.
+SCORE_LABELS: dict[str, str] = dict(zip(SCORE_KINDS, ("Carte blanche", "Point", "Sequences", "Quatorzes and trios",
+                                                      "Play", "The cards", "Pique", "Repique"), strict=True))
+_NOTHING = ("No point", "No sequence", "No quatorze or trio")
+
+
+def item_words(category: int, cards: Mask) -> str:
+    """One item declared: ``point of five, making forty-nine in hearts``, ``quint to a king in hearts``,
+    ``three aces``."""
+    if category == POINT:
+        length, value = point_key(cards)
+        return f"point of {_COUNTS[length]}, making {number_words(value)}{_in_suit(cards)}"
+    if category == SEQUENCES:
+        return f"{sequence_name(cards)}{_in_suit(cards)}"
+    return set_name(cards)
+
+
+def _declared(action: DeclarePoint | DeclareSequences | DeclareSets) -> tuple[int, tuple[Mask, ...]]:
+    if isinstance(action, DeclarePoint):
+        return POINT, (action.cards,) if action.cards else ()
+    if isinstance(action, DeclareSequences):
+        return SEQUENCES, action.runs
+    return SETS, action.sets
+
+
+def declaration_words(action: DeclarePoint | DeclareSequences | DeclareSets) -> str:
+    """A declaration in words, as its button says it: ``Quint to a king in hearts and tierce major in spades``,
+    ``No point``."""
+    category, items = _declared(action)
+    if not items:
+        return _NOTHING[category]
+    parts = [item_words(category, m) for m in items]
+    return _cap(", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
+
+
+def action_words(action: Action) -> str:
+    """An action in words, as a suggestion at chouette is told (p. 106): ``play the ace of spades``, ``discard
+    three: 7S 9C 8D``, ``look at the cards left``, ``declare: Point of five, making forty-nine in hearts``."""
+    if isinstance(action, PlayCard):
+        return f"play the {card_words(action.card)}"
+    if isinstance(action, Discard):
+        n = action.cards.bit_count()
+        return f"discard {_COUNTS[n]}: {format_cards(cards_of(action.cards))}" if n else \
+            "keep all the cards (discard none)"
+    if isinstance(action, LookAtLeft):
+        return "look at the cards left" if action.look else "not look at the cards left"
+    if isinstance(action, DeclarePoint | DeclareSequences | DeclareSets):
+        words = declaration_words(action)
+        return f"declare: {words}" if _declared(action)[1] else f"declare nothing ({words.lower()})"
+    raise TypeError(f"not an action: {action!r}")
+
+
+def discard_labels(most: int) -> list[str]:
+    """The discard button for each number of cards selected, from none to ``most``: ``Discard``, ``Discard
+    one``, ... ``Discard five``."""
+    return ["Discard", *(f"Discard {_COUNTS[n]}" for n in range(1, most + 1))]
+
+
+def discard_words(least: int, most: int) -> str:
+    """What a discard may be: ``Discard one to five cards``; ``Discard up to three cards, or keep all your
+    cards`` where none need be (the younger at Piquet au cent, p. 17)."""
+    if least == 0:
+        return f"Discard up to {number_words(most)} cards, or keep all your cards"
+    return f"Discard {number_words(least)} to {number_words(most)} cards"
+
+
+_NOW = {
+    Phase.ELDER_POINT: ("Call your point.", "is calling his point."),
+    Phase.YOUNGER_POINT: ("Answer the point: declare yours.", "is answering the point."),
+    Phase.ELDER_SEQUENCES: ("Call your sequences.", "is calling his sequences."),
+    Phase.YOUNGER_SEQUENCES: ("Answer the sequence: declare yours.", "is answering the sequence."),
+    Phase.ELDER_SETS: ("Call your quatorzes and trios.", "is calling his quatorzes and trios."),
+    Phase.YOUNGER_SETS: ("Answer: declare your quatorzes and trios.", "is answering the quatorze or trio."),
+    Phase.YOUNGER_RECKON_POINT: ("The elder called no point: reckon yours.", "is reckoning his point."),
+    Phase.YOUNGER_RECKON_SEQUENCES: ("The elder called no sequence: reckon yours.", "is reckoning his sequences."),
+    Phase.YOUNGER_RECKON_SETS: ("The elder called no quatorze or trio: reckon yours.",
+                                "is reckoning his quatorzes and trios."),
+    Phase.ELDER_LOOK: ("You left cards of the top five in the stock. You may look at them: only you see them "
+                       "(Law 33).", "is deciding whether to look at the cards he left."),
+    Phase.YOUNGER_LOOK: ("", "is deciding whether to look at the cards left in the stock."),
+}
+
+
+def prompt_words(obs: Observation, other: str) -> str:
+    """The phase of the deal in words, for the seat that observes it; ``other``: his adversary's name.
+
+    ``You are elder hand: discard one to five cards and take in as many (Law 21).``, ``Ann is calling his
+    point.``, ``Trick three of twelve: play to the king of hearts.``
+    """
+    p, mine = obs.phase, obs.my_turn
+    if p == Phase.ELDER_DISCARD:
+        return (f"You are elder hand: discard one to {number_words(obs.max_discard)} cards and take in as many "
+                "(Law 21)." if mine else f"{other}, elder hand, is exchanging.")
+    if p == Phase.YOUNGER_DISCARD:
+        if not mine:
+            return f"{other}, younger hand, is exchanging."
+        if obs.min_discard == 0:  # Piquet au cent: the younger need not discard (p. 17)
+            return (f"You are younger hand: discard up to {number_words(obs.max_discard)} cards and take in as "
+                    "many, or keep all your cards (p. 17).")
+        return (f"You are younger hand: discard one to {number_words(obs.max_discard)} cards and take in as many "
+                "(Laws 22, 34).")
+    if p == Phase.YOUNGER_LOOK and mine:
+        n = obs.stock_left
+        return (f"You leave {_COUNTS[n]} card{'' if n == 1 else 's'} in the stock. Look at them? The elder sees "
+                "them too (Law 36).")
+    if p in _NOW:
+        yours, theirs = _NOW[p]
+        return yours if mine else f"{other} {theirs}"
+    if p == Phase.PLAY:
+        trick = f"Trick {number_words(obs.trick or 1)} of twelve"
+        if not mine:
+            return f"{trick}: {other} to {'play' if obs.lead >= 0 else 'lead'}."
+        return f"{trick}: play to the {card_words(obs.lead)}." if obs.lead >= 0 else f"{trick}: your lead."
+    return "The deal is over."

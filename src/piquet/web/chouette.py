@@ -34,6 +34,7 @@ from piquet.players.base import Player
 from piquet.players.levels import make_player
 from piquet.stakes.chouette import CHOUETTE_DEAL_BY, ChouetteError, ChouetteMatch, Places, Suggestion
 from piquet.stakes.settlement import ChouettePartie, ChouetteSession, scoring_card_html, to_json
+from piquet.talk.words import YOU, action_words, deal_label, partie_headline, verb
 
 from .protocol import (
     ChooseDeal,
@@ -106,6 +107,16 @@ def result_words(places: Places, result: ChouettePartie, number: int) -> str:
            else f"{places.playing} and {places.advising} win against {places.single}")
     return (f"{who} partie {number} by {result.points} points: {tens} on the chouette card, in tens (p. 102), "
             f"the single player's stake double (p. 106): {single}, {pair}.")
+
+
+def headline_words(places: Places, result: ChouettePartie, me: str) -> str:
+    """The end of a partie of the chouette, as ``me`` is told it: ``You win the partie, playing alone.``,
+    ``Bob and Cy win the partie.``, ``The partie is drawn.``"""
+    if result.single_won is None:
+        return partie_headline(None, {})
+    if result.single_won:
+        return f"{verb(YOU if places.single == me else places.single, 'wins')} the partie, playing alone."
+    return f"{places.playing} and {places.advising} win the partie."
 
 
 def cut_words(match: ChouetteMatch) -> str:
@@ -231,8 +242,14 @@ class ChouetteTable:
         partie = m.game.partie
         status = "finished" if m.partie_over() or self.ended else self.status
         if partie is None:
+            choosing = seat == "A" and not self.ended
             v = cut_view(self.match.rules, seat, None, players=players, status=status, opponent=opponent,
-                         levels=levels, chooser=seat == "A" and not self.ended)
+                         levels=levels, chooser=choosing, options=[
+                             {"kind": "deal", "deal": True, "label": deal_label(True)},
+                             {"kind": "deal", "deal": False, "label": deal_label(False, other=places.playing)}],
+                         prompt=("You play alone and have the choice of deal throughout (p. 106). Deal first?"
+                                 if choosing else f"{places.single}, who plays alone, is choosing whether to deal "
+                                 "(p. 106)."))
         else:
             v = view(partie, seat, players=players, status=status, cut=None, opponent=opponent, levels=levels)
         advising = name == places.advising
@@ -275,7 +292,8 @@ class ChouetteTable:
             "partie_over": over,
             "result": None if result is None else {
                 "single": result.single, "winner": result.winner, "points": result.points, "tens": result.tens,
-                "single_won": result.single_won, "words": result_words(places, result, number)},
+                "single_won": result.single_won, "words": result_words(places, result, number),
+                "headline": headline_words(places, result, name)},
             "next_places": None if result is None else {
                 **{k: getattr(places.after(result.single_won), k) for k in PLACES},
                 "words": rotation_words(places, result, number)},
@@ -299,7 +317,8 @@ class ChouetteTable:
         return self._card[1]
 
     def advice_json(self, s: Suggestion) -> dict[str, Any]:
-        return {"by": s.by, "computer": self.is_computer(s.by), "action": encode_action(s.action)}
+        return {"by": s.by, "computer": self.is_computer(s.by), "action": encode_action(s.action),
+                "words": action_words(s.action)}
 
     def rotation(self) -> str:
         """Why the places of the partie in play are what they are: the cut, or the last partie (p. 106)."""

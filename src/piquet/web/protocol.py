@@ -35,11 +35,25 @@ Decisions taken where the spec leaves things open
   cannot store an action (the database refused it, or another server process changed the
   table) nothing is applied and the sender gets ``stale``: the tables' states are sent again.
 * **options** is always a list: ``[]`` when it is not the seat's turn; ``[{"kind": "discard",
-  "min": 1, "max": n}]`` (``"min": 0`` for the younger at Piquet au cent, p. 17: he may send
-  ``"cards": []``); ``[{"kind": "look"}]`` (answer with ``{"kind": "look", "look":
-  true|false}``); for a declaration every legal ACTION of that category, the strongest first
-  and declaring nothing last (``{"kind": "point", "cards": []}``, ``{"kind": "sequences",
-  "runs": []}``, ``{"kind": "sets", "sets": []}``); ``[{"kind": "play", "cards": [...]}]``.
+  "min": 1, "max": n, "label", "labels"}]`` (``"min": 0`` for the younger at Piquet au cent,
+  p. 17: he may send ``"cards": []``; ``"label"``: "Discard one to five cards", ``"labels"[k]``:
+  the button for k cards chosen, "Discard three"); ``[{"kind": "look"}]`` (answer with
+  ``{"kind": "look", "look": true|false}``); for a declaration every legal ACTION of that
+  category with its ``"label"`` ("Quint to a king in hearts and tierce major in spades"), the
+  strongest first (what the hand holds: the usual call) and declaring nothing last
+  (``{"kind": "point", "cards": [], "label": "No point"}``, ``{"kind": "sequences", "runs":
+  []}``, ``{"kind": "sets", "sets": []}``); ``[{"kind": "play", "cards": [...]}]``.  The
+  choices of deal carry their ``"label"`` too ("Deal by twos", "Let your adversary deal", "By
+  threes").  A label is made by the narrator (``piquet.talk.words``) from the seat's own options
+  only: it names no card the seat may not see.
+* **The words** are the narrator's, made once in Python for every interface; the page makes none
+  of its own.  ``"prompt"``: the phase in words for this seat (``talk.words.prompt_words``: "You
+  are elder hand: discard one to five cards and take in as many (Law 21).", "Ann is calling his
+  point."; before the first deal ``choice_prompt``); ``"score_labels"``: ``{kind: heading}`` in
+  Law 67's order; ``"table_trick"``: the cards on the table, the card led to the trick in play
+  (``"winner"`` null) or else the last trick completed until the next lead, as ``"last_trick"``,
+  ``null`` before the play; the settlement's ``"headline"`` ("You win the partie.");
+  ``"cut"["words"]``: the cut and who deals, how (``cut_words``, ``dealer_words``).
 * **Card order** in ACTIONs the server writes: suits spades, hearts, clubs, diamonds, high
   cards first; runs and sets best first.  Cards are read case-insensitively (``"10h"``,
   ``"Th"``); a card named twice, an empty run or set, a non-boolean ``look`` are ``malformed``.
@@ -48,8 +62,8 @@ Decisions taken where the spec leaves things open
   the current deal), ``"totals"`` (``{"deal": {"A", "B"}, "partie": {"A", "B"}}``: this deal's
   points so far and the partie's running total, this deal counted with its multiplier),
   ``"opponent"`` (``"computer"``/``"person"``), ``"levels"`` (``{seat: level}`` of the computer
-  seats) and ``"cut"`` (``{"A": card, "B": card, "winner": seat, "lower_deals": bool}``: the winner
-  cut the higher card; ``lower_deals`` at Piquet au cent, where the other deals).
+  seats) and ``"cut"`` (``{"A": card, "B": card, "winner": seat, "lower_deals": bool, "words": [...]}``:
+  the winner cut the higher card; ``lower_deals`` at Piquet au cent, where the other deals).
 * ``"lines"``: the table talk of the deal in words, made by the one narrator (``piquet.talk.words``) from
   this seat's observation only, the seat called "You": ``[{"speaker": "elder"|"younger"|null, "kind",
   "role", "trick": n|null, "text", "segments": [text | {"cards": [...], "words"?}]}]`` (``Line.to_json``);
@@ -59,7 +73,8 @@ Decisions taken where the spec leaves things open
 * ``"deal_history"``: ``[{"deal": 1, "dealer": seat, "multiplier": m, "scores": {"A", "B"}
   (as they count in the partie), "partie": {"A", "B"} (the partie after that deal)}]`` for
   the finished deals; ``"settlement"``: ``null`` until the partie is over, then ``{"winner":
-  seat|null, "points": n|null, "rubicon": bool, "scores": {"A", "B"}, "tally": {...}, "words": "..."}``;
+  seat|null, "points": n|null, "rubicon": bool, "scores": {"A", "B"}, "tally": {...}, "words": "...",
+  "headline": "..."}``;
   ``"last_trick"``: the last trick completed in this deal, ``{"number": n, "plays": [{"seat",
   "role", "card"}, {...}], "winner": seat}``, or ``null``.
 * ``"last_deal"`` (``null`` in the first deal): the finished deal before this one, public
@@ -96,7 +111,8 @@ Decisions taken where the spec leaves things open
   public, so its replay shows every card (``"view": "all"``); a partie in progress is replayed
   only with a seat's ``?token=T`` (checked as the websocket checks it), each frame holding only
   what that seat's observation held then, and none past the current version; else 403
-  ``{"error": ...}``.  No such table: 404; a record the engine cannot replay: 500.
+  ``{"error": ...}``.  Each frame's ``"lines"`` are the narrator's, as the VIEW's, each with the
+  ``"seat"`` of its speaker.  No such table: 404; a record the engine cannot replay: 500.
 """
 
 from __future__ import annotations
@@ -111,11 +127,26 @@ from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, D
 from piquet.core.cards import FULL_PACK, Card, CardError, Mask, card_name, cards_of, parse_card
 from piquet.core.deal import Deal, Phase, declaration_key, legal_iter
 from piquet.core.events import ELDER, ROLES, SCORE_KINDS, YOUNGER, Event, Trick
+from piquet.core.events import Play as PlayEvent
 from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.rules import Game, Rules
 from piquet.core.state import DealBy
-from piquet.talk.words import Narrator, settlement_words
+from piquet.talk.words import (
+    SCORE_LABELS,
+    Narrator,
+    choice_prompt,
+    cut_words,
+    deal_by_label,
+    deal_label,
+    dealer_words,
+    declaration_words,
+    discard_labels,
+    discard_words,
+    partie_headline,
+    prompt_words,
+    settlement_words,
+)
 
 SEATS = ("A", "B")
 STATUSES = ("waiting", "playing", "finished")
@@ -309,13 +340,27 @@ def options(obs: Observation) -> list[dict[str, Any]]:
         return [{"kind": "play", "cards": [card_name(a.card) for a in obs.legal_actions()  # type: ignore[union-attr]
                                            ]}]
     if p in _DISCARDS:
-        return [{"kind": "discard", "min": obs.min_discard, "max": obs.max_discard}]
+        return [{"kind": "discard", "min": obs.min_discard, "max": obs.max_discard,
+                 "label": discard_words(obs.min_discard, obs.max_discard), "labels": discard_labels(obs.max_discard)}]
     if p in _LOOKS:
         return [{"kind": "look"}]
     category = _CATEGORY_OF[p]
     acts = list(legal_iter(p, obs.hand, obs.lead, obs.max_discard, obs.min_discard))
     acts.sort(key=lambda a: _declaration_order(category, a), reverse=True)
-    return [encode_action(a) for a in acts]
+    return [{**encode_action(a), "label": declaration_words(a)} for a in acts]  # type: ignore[arg-type]
+
+
+def table_trick(obs: Observation, seats: tuple[str, str]) -> dict[str, Any] | None:
+    """The cards on the table: the card led to the trick in play, or else the last trick completed (until the
+    next card is led), as ``last_trick`` gives it with ``"winner"`` null while the trick is in play; None
+    before the play."""
+    for e in reversed(obs.events):
+        if isinstance(e, Trick):
+            return last_trick(obs, seats)
+        if isinstance(e, PlayEvent):
+            return {"number": e.trick, "winner": None,
+                    "plays": [{"seat": seats[e.role], "role": ROLES[e.role], "card": card_name(e.card)}]}
+    return None
 
 
 def last_trick(obs: Observation, seats: tuple[str, str]) -> dict[str, Any] | None:
@@ -580,6 +625,9 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["game"] = _game_json(rules, games, number, after[-1])
     v["deal_history"] = done.history + (_history(partie, counted, after, games, index, index + 1)
                                         if deal.is_over else [])
+    other = "B" if seat == "A" else "A"
+    v["prompt"] = prompt_words(obs, names[other])
+    v["score_labels"] = SCORE_LABELS
     if finished:
         # Never rules.settle at au cent: a partie of games is settled by its games (p. 20).
         s = rules.settlement_of(after, True)
@@ -587,24 +635,37 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
         v["settlement"] = {
             "winner": s.winner, "points": s.points_won, "rubicon": s.rubicon, "scores": dict(after[-1]),
             "tally": dict(s.tally), "words": settlement_words(s, after[-1], rules, names, played, needed),
+            "headline": partie_headline(s.winner, {seat: "You", other: names[other]}),
         }
     else:
         v["settlement"] = None
     v["last_trick"] = last_trick(obs, seats)
+    v["table_trick"] = table_trick(obs, seats)
     v["lines"], v["called"] = seat_lines(obs, names, seats, seat, deal)
     v["last_deal"] = None
     if index >= 1:
         v["last_deal"] = last_deal_told(partie, index - 1, seat, names)
     v["opponent"] = opponent
     v["levels"] = dict(levels or {})
-    v["cut"] = None if cut is None else cut_json(rules, cut)
+    v["cut"] = None
+    if cut is not None:
+        told = {seat: "You", other: names[other]}
+        v["cut"] = {**cut_json(rules, cut), "words": [
+            told_cut(rules, cut, seat, told),
+            *dealer_words(told, cut[2], partie.first_dealer, partie.deal_by, not rules.higher_cut_chooses)]}
     return v
+
+
+def told_cut(rules: Rules, cut: tuple[Card, Card, str], seat: str, names: Mapping[str, str]) -> str:
+    """The cut in words, as ``seat`` is told it (``cut_words``)."""
+    return cut_words(names, {"A": cut[0], "B": cut[1]}, cut[2], not rules.higher_cut_chooses, seat)
 
 
 def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
              players: Mapping[str, str] | None = None, status: str = "playing", opponent: str = "computer",
              levels: Mapping[str, str] | None = None, chooser: bool | None = None,
-             options: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+             options: list[dict[str, Any]] | None = None, which: str = "deal",
+             prompt: str | None = None) -> dict[str, Any]:
     """The VIEW before the first deal, while the winner of the cut chooses whether to deal (Law 4), or the
     dealer how he deals (Law 9).
 
@@ -618,6 +679,9 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
         chooser = cut is not None and cut[2] == seat
     nothing = {kind: 0 for kind in SCORE_KINDS}
     zero = {"A": 0, "B": 0}
+    names = dict(players) if players is not None else {"A": "A", "B": "B"}
+    other = "B" if seat == "A" else "A"
+    told = {seat: "You", other: names[other]}
     return {
         "role": None, "phase": "cut", "to_move": None, "dealt": [], "hand": [], "discard": [], "taken": [],
         "seen_left": [], "stock_left": 8, "max_discard": 0, "min_discard": 0, "lead": None, "trick": 1,
@@ -628,15 +692,18 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
                    "rules": rules.spec, "scores": dict(zero), "multiplier": rules.multiplier(0),
                    "games": dict(zero) if rules.partie_of_games else {},
                    "game_number": 1 if rules.partie_of_games else 0},
-        "seat": seat, "players": dict(players) if players is not None else {"A": "A", "B": "B"},
+        "seat": seat, "players": names,
         "status": status, "my_turn": chooser,
         "options": ([] if not chooser else options if options is not None
-                    else [{"kind": "deal", "deal": True}, {"kind": "deal", "deal": False}]),
+                    else [{"kind": "deal", "deal": True, "label": deal_label(True)},
+                          {"kind": "deal", "deal": False, "label": deal_label(False)}]),
+        "prompt": prompt if prompt is not None else choice_prompt(which, chooser, names[other]),
+        "score_labels": SCORE_LABELS, "table_trick": None,
         "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
         "title": rules.title, "agreements": list(rules.agreements), "game": _game_json(rules, (), 1, zero),
         "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,
         "levels": dict(levels or {}),
-        "cut": None if cut is None else cut_json(rules, cut),
+        "cut": None if cut is None else {**cut_json(rules, cut), "words": [told_cut(rules, cut, seat, told)]},
     }
 
 
@@ -644,8 +711,9 @@ def choice_options(rules: Rules, which: str) -> list[dict[str, Any]]:
     """The options of the choice before the first deal: ``which`` is ``"deal"`` (the winner of the cut deals,
     by twos or by threes, or lets the other deal: Laws 4, 9) or ``"deal_by"`` (the dealer's mode, Law 9)."""
     if which == "deal_by":
-        return [{"kind": "deal_by", "by": by} for by in rules.deal_modes]
-    return [*({"kind": "deal", "deal": True, "by": by} for by in rules.deal_modes), {"kind": "deal", "deal": False}]
+        return [{"kind": "deal_by", "by": by, "label": deal_by_label(by)} for by in rules.deal_modes]
+    return [*({"kind": "deal", "deal": True, "by": by, "label": deal_label(True, by)} for by in rules.deal_modes),
+            {"kind": "deal", "deal": False, "label": deal_label(False)}]
 
 
 def cut_json(rules: Rules, cut: tuple[Card, Card, str]) -> dict[str, Any]:
@@ -666,7 +734,7 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 
 __all__ = [
     "ChooseDeal", "ClientMessage", "DealBy", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction",
-    "choice_options", "decode_action",
+    "choice_options", "decode_action", "table_trick", "told_cut",
     "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick",
     "message_action", "message_version", "options", "state_message", "view",
 ]

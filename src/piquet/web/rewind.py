@@ -41,16 +41,16 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from piquet.core.cards import FULL_PACK, Card, Mask, card_name, cards_of, format_cards, mask_of
+from piquet.core.cards import FULL_PACK, Card, Mask, card_name, cards_of, mask_of
 from piquet.core.deal import Deal, Phase
-from piquet.core.events import ELDER, ROLES, SCORE_KINDS, YOUNGER
+from piquet.core.events import ELDER, SCORE_KINDS, YOUNGER
 from piquet.core.observation import observe
 from piquet.core.partie import Partie, cut_for_deal
 from piquet.players.runner import cut_rng
 from piquet.records.record import PartieRecord, RecordError, replay
-from piquet.talk.words import Line, Narrator, settlement_words
+from piquet.talk.words import SCORE_LABELS, Cards, Line, Narrator, Segment, cut_words, dealer_words, settlement_words
 
-from .protocol import SEATS, cut_json, last_trick
+from .protocol import SEATS, cut_json, table_trick
 from .store import Store, TableRow
 from .table import Seat
 
@@ -88,8 +88,10 @@ class _Teller:
     player who saw them (Laws 24-25, 33) or in a public replay.
     """
 
-    def __init__(self, deal: Deal, names: tuple[str, str], viewer: int | None, public: bool) -> None:
+    def __init__(self, deal: Deal, names: tuple[str, str], seats: tuple[str, str], viewer: int | None,
+                 public: bool) -> None:
         self.deal = deal
+        self.seats = seats
         self.names = names
         self.viewer = viewer
         self.public = public
@@ -101,43 +103,55 @@ class _Teller:
     def _may_see(self, role: int) -> bool:
         return self.public or self.viewer == role
 
-    def tell(self) -> list[str]:
+    def tell(self) -> list[dict[str, Any]]:
+        """The lines of the new events, each with the ``"seat"`` of its speaker (a deal's last lines are shown
+        with the next deal, where the roles are the other way round)."""
+        return [{**line.to_json(), "seat": None if line.speaker is None else self.seats[line.speaker]}
+                for line in self._lines()]
+
+    def _lines(self) -> list[Line]:
         deal = self.deal
         if self.public:
             held = tuple(deal.dealt[r] | mask_of(deal.taken(r)) for r in (ELDER, YOUNGER))
             self.narrator.viewer_cards = (held[0], held[1])
-        out: list[str] = []
+        out: list[Line] = []
         new = deal.events[self.told:]
         self.told = len(deal.events)
         for line in self.narrator.lines(new, hold=not deal.is_over):
-            out.append(line.said(self.names))
+            out.append(line)
             out.extend(self._private(line))
         return out
 
-    def _private(self, line: Line) -> list[str]:
+    def _private(self, line: Line) -> list[Line]:
         deal = self.deal
         if line.kind == "exchange" and self._may_see(line.role):
-            return [f"{self.names[line.role]}'s discard: {format_cards(cards_of(deal.discards[line.role]))}; "
-                    f"taken in: {format_cards(deal.taken(line.role))}."]
+            return [said("discard", line.role, f"{self.names[line.role]}'s discard: ",
+                         Cards(deal.discards[line.role]), "; taken in: ", Cards(mask_of(deal.taken(line.role))), ".")]
         if line.kind == "look" and line.role == ELDER and deal.elder_looked and self._may_see(ELDER):
-            return [f"The cards he left: {format_cards(deal.left_by_elder())}."]
+            return [said("left", ELDER, "The cards he left: ", Cards(mask_of(deal.left_by_elder())), ".")]
         return []
+
+
+def said(kind: str, role: int, *segments: Segment) -> Line:
+    """A narrator's line of the replay's own: a deal begun or ended, a private exchange, the settlement."""
+    return Line(None, segments, kind, role)
+
+
+def _said(kind: str, role: int, text: str) -> dict[str, Any]:
+    return {**said(kind, role, text).to_json(), "seat": None}
 
 
 def _trick(deal: Deal, seats: tuple[str, str], number: int) -> dict[str, Any] | None:
     """The card led to the trick in play, or else the last trick completed, as the table shows it."""
-    if deal.lead >= 0:
-        return {"deal": number, "number": deal.trick, "winner": None,
-                "plays": [{"seat": seats[deal.leader], "role": ROLES[deal.leader], "card": card_name(deal.lead)}]}
-    done = last_trick(observe(deal, ELDER), seats)  # public: the cards played
-    return None if done is None else {"deal": number, **done}
+    shown = table_trick(observe(deal, ELDER), seats)  # public: the cards played
+    return None if shown is None else {"deal": number, **shown}
 
 
 def _by_seat(seats: tuple[str, str], values: tuple[Any, Any]) -> dict[str, Any]:
     return {seats[ELDER]: values[ELDER], seats[YOUNGER]: values[YOUNGER]}
 
 
-def _frame(live: Partie, index: int, step: int, by: str | None, what: list[str], seat: str | None,
+def _frame(live: Partie, index: int, step: int, by: str | None, lines: list[dict[str, Any]], seat: str | None,
            trick: dict[str, Any] | None) -> dict[str, Any]:
     """What is shown at ``step``: the engine's deal as it is now, whole or as ``seat`` observes it."""
     deal = live.deals[index]
@@ -148,7 +162,7 @@ def _frame(live: Partie, index: int, step: int, by: str | None, what: list[str],
         "phase": deal.phase.name.lower(),
         "to_move": None if deal.to_move is None else seats[deal.to_move],
         "by": by,
-        "what": what,
+        "lines": lines,
         "trick": trick,
         "counts": _by_seat(seats, (deal.hands[ELDER].bit_count(), deal.hands[YOUNGER].bit_count())),
         "tricks_won": _by_seat(seats, (deal.tricks_won[ELDER], deal.tricks_won[YOUNGER])),
@@ -197,7 +211,11 @@ def _game(live: Partie) -> dict[str, Any] | None:
             "won": deal.game_won is not None}
 
 
-def _opening(live: Partie, index: int, names: Mapping[str, str]) -> str:
+def _opening(live: Partie, index: int, names: Mapping[str, str]) -> dict[str, Any]:
+    return _said("deal", ELDER, _opening_words(live, index, names))
+
+
+def _opening_words(live: Partie, index: int, names: Mapping[str, str]) -> str:
     dealer = live.dealer(index)
     elder = live.seat(index, ELDER)
     deal = live.deals[index]
@@ -212,7 +230,11 @@ def _opening(live: Partie, index: int, names: Mapping[str, str]) -> str:
     return f"Deal {index + 1} of {live.deals_needed}{double}: {names[dealer]} deals; {names[elder]} is elder hand."
 
 
-def _ending(live: Partie, index: int, names: Mapping[str, str]) -> str:
+def _ending(live: Partie, index: int, names: Mapping[str, str]) -> dict[str, Any]:
+    return _said("deal_over", ELDER, _ending_words(live, index, names))
+
+
+def _ending_words(live: Partie, index: int, names: Mapping[str, str]) -> str:
     deal = live.deals[index]
     seats = (live.seat(index, ELDER), live.seat(index, YOUNGER))
     counted = live.deal_score(index)
@@ -259,13 +281,13 @@ def replay_frames(final: Partie, players: Mapping[str, str], seat: str | None = 
     deals: list[dict[str, Any]] = []
     frames: list[dict[str, Any]] = []
     step = 0
-    carried: tuple[str | None, list[str], dict[str, Any] | None] = (None, [], None)  # a deal's last action
+    carried: tuple[str | None, list[dict[str, Any]], dict[str, Any] | None] = (None, [], None)  # a deal's last action
     for index, played in enumerate(final.deals):
         deal = live.deal_cards(played.dealt[ELDER], played.dealt[YOUNGER], played.stock)
         seats = (live.seat(index, ELDER), live.seat(index, YOUNGER))
         role_names = (names[seats[ELDER]], names[seats[YOUNGER]])
         viewer = None if seat is None else live.role(index, seat)
-        teller = _Teller(deal, role_names, viewer, seat is None)
+        teller = _Teller(deal, role_names, seats, viewer, seat is None)
         game = _game(live)
         deals.append({
             "number": index + 1, "dealer": live.dealer(index),
@@ -285,7 +307,8 @@ def replay_frames(final: Partie, players: Mapping[str, str], seat: str | None = 
             phase = deal.phase
             deal.apply(action)
             step += 1
-            words = teller.tell() or [f"{names[mover]} {_SILENT.get(phase, 'moves')}."]
+            words = teller.tell() or [_said("silent", live.role(index, mover),
+                                            f"{names[mover]} {_SILENT.get(phase, 'moves')}.")]
             if deal.is_over:
                 words.append(_ending(live, index, names))
                 if index + 1 < len(final.deals):  # the next deal is dealt at once: its frame tells this
@@ -293,7 +316,7 @@ def replay_frames(final: Partie, players: Mapping[str, str], seat: str | None = 
                     continue
                 settlement = _settlement(live, names)
                 if settlement is not None:
-                    words.append(settlement["words"])
+                    words.append(_said("settlement", ELDER, settlement["words"]))
             frames.append(_frame(live, index, step, mover, words, seat, _trick(deal, seats, index + 1)))
         if deal.is_over:
             deals[index]["counted"] = live.deal_score(index)
@@ -304,6 +327,7 @@ def replay_frames(final: Partie, players: Mapping[str, str], seat: str | None = 
         "actions": step,
         "steps": len(frames),
         "score_kinds": list(SCORE_KINDS),
+        "score_labels": SCORE_LABELS,
         "deals": deals,
         "frames": frames,
         "settlement": _settlement(live, names),
@@ -340,8 +364,12 @@ def replay_document(row: TableRow, seat: str | None) -> dict[str, Any]:
     partie = replay(PartieRecord.from_json(row.record))
     players = {s: r.name for s, r in row.seats.items()}
     cut = cut_for_deal(cut_rng(row.seed))  # public, as in the VIEW (Law 4; au cent, p. 16)
-    doc = {"table": row.id, "players": players, "rules": partie.rules.spec, "title": partie.rules.title,
-           "status": row.status, "cut": cut_json(partie.rules, cut)}
+    rules = partie.rules
+    lower = not rules.higher_cut_chooses
+    told = cut_words(players, {"A": cut[0], "B": cut[1]}, cut[2], lower, "A")
+    doc = {"table": row.id, "players": players, "rules": rules.spec, "title": rules.title, "status": row.status,
+           "cut": {**cut_json(rules, cut), "words": [told, *dealer_words(players, cut[2], partie.first_dealer,
+                                                                         partie.deal_by, lower)]}}
     doc.update(replay_frames(partie, players, seat))
     return doc
 

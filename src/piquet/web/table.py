@@ -287,7 +287,7 @@ class Table:
             which = "deal" if self.state.stage is Stage.CHOICE else "deal_by"
             v = cut_view(self.rules, seat, self.cut, players=self.names, status=self.status,
                          opponent=self.opponent, levels=self.levels, chooser=choosing == seat,
-                         options=choice_options(self.rules, which) if choosing == seat else [])
+                         options=choice_options(self.rules, which) if choosing == seat else [], which=which)
             v["choice"] = which
             v["partie"]["dealer"] = self.state.dealer
             return v

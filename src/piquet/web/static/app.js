@@ -10,12 +10,29 @@
 
 import { backSVG, cardSVG, cardShort, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
 import * as chouette from "./chouette.js";
-import { $, clear, h, put } from "./dom.js";
-import {
-  SCORE_KINDS, SCORE_LABELS, cap, countWords, declarationCards, declarationCategory,
-  declarationItems, declarationWords, fullestDeclaration, numberWords, optionForCards, phaseWords,
-  rulesWords, tricksOf,
-} from "./words.js";
+import { $, cap, clear, h, put } from "./dom.js";
+
+// The words of the page (the prompt, the labels of the choices, the talk, the scores' headings) are the
+// server's, made by its one narrator (piquet.talk.words): the VIEW's "prompt", each option's "label",
+// "lines", "score_labels", "cut"'s "words", the settlement's "headline". None is made here.
+
+/** The kinds of a declaration ACTION or option. */
+const DECLARING = ["point", "sequences", "sets"];
+
+/** Every card a declaration option names (its point, its runs or its sets). */
+function optionCards(o) {
+  if (!o) return [];
+  return o.kind === "point" ? o.cards || [] : (o.kind === "sequences" ? o.runs || [] : o.sets || []).flat();
+}
+
+/** The option declaring exactly these cards, if any (the items of a declaration never overlap). */
+function optionForCards(options, cards) {
+  const chosen = new Set(cards);
+  return options.find((o) => {
+    const named = optionCards(o);
+    return named.length === chosen.size && named.every((c) => chosen.has(c));
+  }) || null;
+}
 
 // ------------------------------------------------------------------ small DOM helpers
 
@@ -276,7 +293,7 @@ function choices(v) {
     else if (o.kind === "play") {
       c.play = c.play || new Set();
       for (const card of o.cards || (o.card ? [o.card] : [])) c.play.add(card);
-    } else if (declarationCategory(o)) {
+    } else if (DECLARING.includes(o.kind)) {
       c.declarations.push(o);
       c.category = o.kind;
     }
@@ -336,19 +353,16 @@ function adversaryKnown(v) {
   return [...known];
 }
 
-function lastTrickOf(v) {
-  if (v.last_trick && v.last_trick.plays) {
-    const seats = roleSeats(v);
-    const roleOfSeat = (s) => (seats.elder === s ? "elder" : "younger");
-    return {
-      number: v.last_trick.number,
-      plays: v.last_trick.plays.map((p) => ({ role: p.role || roleOfSeat(p.seat), card: p.card })),
-      winner: v.last_trick.winner ? roleOfSeat(v.last_trick.winner) : null,
-    };
-  }
-  const done = tricksOf(v.events).filter((t) => t.plays.length === 2);
-  const t = done[done.length - 1];
-  return t ? { number: t.trick, plays: t.plays, winner: t.winner } : null;
+/** A trick as the server gives it ("last_trick", "table_trick"), its winner as a role (null while in play). */
+function trickOf(v, t) {
+  if (!t || !t.plays) return null;
+  const seats = roleSeats(v);
+  const roleOfSeat = (s) => (seats.elder === s ? "elder" : "younger");
+  return {
+    number: t.number,
+    plays: t.plays.map((p) => ({ role: p.role || roleOfSeat(p.seat), card: p.card })),
+    winner: t.winner ? roleOfSeat(t.winner) : null,
+  };
 }
 
 // ------------------------------------------------------------------ rendering
@@ -461,9 +475,9 @@ function renderStatus() {
   else if (C && chouette.statusText(v, chouetteWords()) !== null) text = chouette.statusText(v, chouetteWords());
   else if (v.status === "finished") text = "The partie is over.";
   else if (S.pending) text = "Sent\u2026";
-  else if (v.my_turn) text = `Your turn. ${phaseWords(v, { other: otherName(v) })}`;
-  else if (v.to_move) text = `${cap(otherName(v))}'s turn. ${phaseWords(v, { other: otherName(v) })}`;
-  else text = phaseWords(v, { other: otherName(v) });
+  else if (v.my_turn) text = `Your turn. ${v.prompt || ""}`;
+  else if (v.to_move) text = `${cap(otherName(v))}'s turn. ${v.prompt || ""}`;
+  else text = v.prompt || "";
   if (v && v.status === "waiting" && !v.my_turn && !C) {
     text += " (Your adversary has not opened the invite link yet.)";
   }
@@ -488,7 +502,7 @@ function hooks() {
 function chouetteWords() {
   return { pending: S.pending, thinking: S.thinking ? S.thinkingKind || "act" : null,
     thinkingName: S.thinkingName || (S.thinking ? playerName(S.thinking) : ""),
-    phaseWords: (v) => phaseWords(v, { other: otherName(v) }) };
+    prompt: (v) => v.prompt || "" };
 }
 
 /** A choice's label; the adviser's choices are suggestions (chouette). */
@@ -500,7 +514,7 @@ function renderHeader(v) {
   const p = v.partie || {};
   const totals = partieTotals(v);
   const me = S.seat;
-  const rules = h("span", { class: "rules", testid: "rules", title: v.title || "" }, ` \u00b7 ${rulesWords(p.rules)}`);
+  const rules = h("span", { class: "rules", testid: "rules", title: v.title || "" }, ` \u00b7 ${v.title || p.rules || ""}`);
   const sep = () => h("span", { class: "sep" }, " \u00b7 ");
   const g = v.game;
   if (g) {
@@ -513,7 +527,7 @@ function renderHeader(v) {
         `Game (to ${g.goal}): `, h("b", {}, `You ${totals[me] ?? 0}`), " \u2013 ",
         h("b", {}, `${otherName(v)} ${totals[other(me)] ?? 0}`)),
       sep(),
-      h("span", { testid: "games-tally", title: `${countWords(g.to_win)} games win the partie; a double counts two` },
+      h("span", { testid: "games-tally", title: `${g.to_win} games win the partie; a double counts two` },
         "Games: ", h("b", {}, `You ${tally[me] ?? 0}`), " \u2013 ", h("b", {}, `${otherName(v)} ${tally[other(me)] ?? 0}`),
         ` (${g.to_win} to win)`),
       rules);
@@ -541,7 +555,7 @@ function renderOpponent(v) {
   const n = adversaryCount(v);
   const won = v.tricks_won ? v.tricks_won[role] ?? 0 : 0;
   const count = S.talk ? S.talk.count[role] : 0;
-  const backs = h("div", { class: "backs", testid: "opponent-hand", "aria-label": `${countWords(n)} cards` });
+  const backs = h("div", { class: "backs", testid: "opponent-hand", "aria-label": `${n} card${n === 1 ? "" : "s"}` });
   backs.style.setProperty("--n", String(Math.max(n, 1)));
   for (let i = 0; i < n; i++) backs.append(backSVG({ label: i === 0 ? `${cap(otherName(v))}'s cards, face down` : "" }));
   backs.querySelectorAll("svg:not(:first-child)").forEach((s) => s.setAttribute("aria-hidden", "true"));
@@ -602,16 +616,15 @@ function renderCentre(v) {
   // The trick in the middle: the card led, or the trick just completed until the next lead.
   const trick = clear($("trick"));
   const names = namesByRole(v);
-  const tricks = tricksOf(v.events);
-  const cur = tricks.length ? tricks[tricks.length - 1] : null;
+  const cur = trickOf(v, v.table_trick);
   let shown = null;
   let caption = "";
   if (cur && cur.plays.length === 1) {
     shown = cur;
-    caption = `Trick ${cur.trick}`;
+    caption = `Trick ${cur.number}`;
   } else if (cur && cur.plays.length === 2) {
     shown = cur;
-    caption = `Trick ${cur.trick}: ${cur.winner === myRole(v) ? "your trick" : `${names[cur.winner]}'s trick`}`;
+    caption = `Trick ${cur.number}: ${cur.winner === myRole(v) ? "your trick" : `${names[cur.winner]}'s trick`}`;
   }
   trick.classList.toggle("complete", Boolean(shown && shown.plays.length === 2));
   if (shown) {
@@ -631,7 +644,7 @@ function renderCentre(v) {
   if (v.status === "finished" || v.phase === "done") trick.append(h("p", { class: "caption" }, "The deal is over."));
 
   // The last trick, on demand.
-  const lt = lastTrickOf(v);
+  const lt = trickOf(v, v.last_trick);
   const btn = /** @type {HTMLButtonElement} */ ($("last-trick-button"));
   btn.disabled = !lt;
   btn.setAttribute("aria-expanded", S.showLastTrick && lt ? "true" : "false");
@@ -693,7 +706,7 @@ function renderHand(v) {
   hand.dataset.mode = mode;
   hand.style.setProperty("--n", String(Math.max(cards.length, 1)));
   hand.style.setProperty("--gaps", String(Math.max(cards.length - 1, 1)));
-  hand.setAttribute("aria-label", `Your hand, ${countWords(cards.length)} cards`
+  hand.setAttribute("aria-label", `Your hand, ${cards.length} card${cards.length === 1 ? "" : "s"}`
     + (mode === "discard" ? ": choose the cards to discard" : mode === "play" ? ": choose a card to play"
       : mode === "declare" ? ": you may choose the cards to declare" : ""));
   let focusIndex = 0;
@@ -765,7 +778,7 @@ function onCardClick(card) {
   if (mode === "discard") {
     if (S.selected.has(card)) S.selected.delete(card);
     else if (S.selected.size >= c.discard.max) {
-      S.notice = `You may discard at most ${numberWords(c.discard.max)} cards: unselect one first.`;
+      S.notice = `${c.discard.label}: unselect a card first.`;
     } else S.selected.add(card);
     render();
     return;
@@ -807,49 +820,38 @@ function renderActions(v) {
       : v.to_move ? `Waiting for ${otherName(v)}.` : "";
     return;
   }
-  prompt.textContent = (v.suggesting ? `Your advice to ${v.chouette.places.playing}. ` : "")
-    + phaseWords(v, { other: otherName(v) });
+  prompt.textContent = (v.suggesting ? `Your advice to ${v.chouette.places.playing}. ` : "") + (v.prompt || "");
   if (S.pending) {
     box.append(h("p", { class: "muted" }, "Sent; waiting for the table\u2026"));
     return;
   }
   if (c.deal) {
     // The winner of the cut deals or not (Law 4); dealing, he says how, by twos or threes (Law 9): the options
-    // carry "by" then, one button each; at chouette (by twos) a single "Deal".
-    const words = (C && chouette.dealWords(v)) || {
-      prompt: "You won the cut and have the choice (Law 4). Deal first, by two or by three cards at a time (Law 9)?",
-      no: "Let your adversary deal" };
-    prompt.textContent = words.prompt;
-    const dealing = c.deals.filter((o) => o.deal);
-    const withBy = dealing.filter((o) => o.by);
-    const yes = withBy.length
-      ? withBy.map((o, i) => button(`Deal by ${o.by === 3 ? "threes" : "twos"}`, o.by === 2 ? "deal-yes" : `deal-yes-${o.by}`,
-        () => sendAction({ kind: "deal", deal: true, by: o.by }), { primary: i === 0 }))
-      : [button("Deal", "deal-yes", () => sendAction({ kind: "deal", deal: true }), { primary: true })];
+    // carry "by" then, one button each; at chouette (by twos) a single "Deal". The labels are the server's.
+    const yes = c.deals.filter((o) => o.deal).map((o, i) => button(o.label,
+      !o.by || o.by === 2 ? "deal-yes" : `deal-yes-${o.by}`, () => sendAction({ kind: "deal", deal: true, by: o.by }),
+      { primary: i === 0 }));
+    const no = c.deals.find((o) => !o.deal);
     box.append(h("div", { class: "buttons" }, ...yes,
-      button(words.no, "deal-no", () => sendAction({ kind: "deal", deal: false }))));
+      no ? button(no.label, "deal-no", () => sendAction({ kind: "deal", deal: false })) : null));
     return;
   }
   if (c.dealBy.length) {
     // The adversary let you deal: you deal by two or by three cards at a time, for the whole partie (Law 9).
-    prompt.textContent = phaseWords(v, { other: otherName(v) });
     box.append(h("div", { class: "buttons" }, ...c.dealBy.map((o, i) =>
-      button(`By ${o.by === 3 ? "threes" : "twos"}`, `deal-by-${o.by}`, () => sendAction({ kind: "deal_by", by: o.by }),
-        { primary: i === 0 }))));
+      button(o.label, `deal-by-${o.by}`, () => sendAction({ kind: "deal_by", by: o.by }), { primary: i === 0 }))));
     return;
   }
   if (c.discard) {
     const n = S.selected.size;
-    const { min = 1, max = 5 } = c.discard;
+    const { min = 1, max = 5, labels = [] } = c.discard;
     const ok = n >= Math.max(min, 1) && n <= max;
-    const range = min === 0 ? `up to ${numberWords(max)}, or keep all your cards`
-      : `${min > 1 ? `${numberWords(min)} to ` : "one to "}${numberWords(max)}`;
-    const sel = n ? `Selected: ${sortCards([...S.selected]).map(cardShort).join(" ")} \u2014 you take in ${countWords(n)}.`
-      : `Click the cards to discard (${range}).`;
+    const sel = n ? `Selected: ${sortCards([...S.selected]).map(cardShort).join(" ")} \u2014 you take in as many.`
+      : `${c.discard.label}: click them in your hand.`;
     box.append(
       h("p", { class: "selection", testid: "selection", "aria-live": "polite" }, sel),
       h("div", { class: "buttons" },
-        button(actLabel(n ? `Discard ${countWords(n)}` : "Discard"), "discard-button",
+        button(actLabel(labels[Math.min(n, labels.length - 1)] || "Discard"), "discard-button",
           () => sendAction({ kind: "discard", cards: sortCards([...S.selected]) }), { primary: true, disabled: !ok }),
         // The younger need not discard at Piquet au cent (p. 17): the options say so with "min": 0.
         min === 0 ? button(actLabel("Keep all (discard none)"), "keep-all", () => sendAction({ kind: "discard", cards: [] }),
@@ -891,8 +893,8 @@ function renderDeclaring(v, c, box, prompt) {
   const opts = c.declarations;
   const phase = v.phase || "";
   const verb = phase.startsWith("elder") ? "Call" : phase.includes("reckon") ? "Reckon" : "Declare";
-  const full = fullestDeclaration(opts);
-  const nothing = opts.find((o) => declarationItems(o).length === 0) || null;
+  const full = opts[0]; // the server lists the strongest first: what the hand holds in that category
+  const nothing = opts.find((o) => optionCards(o).length === 0) || null;
   const what = cat === "point" ? "point" : cat === "sequences" ? "sequence" : "quatorze or trio";
 
   // The call being answered, in the game's words.
@@ -909,9 +911,9 @@ function renderDeclaring(v, c, box, prompt) {
       button(actLabel("Go on"), "declare-none", () => sendAction(nothing), { primary: true })));
     return;
   }
-  const fullCards = declarationCards(full);
+  const fullCards = optionCards(full);
   const list = h("div", { class: "buttons" },
-    button(actLabel(h("span", {}, `${verb}: ${declarationWords(full)}`, fullCards.length ? " " : "",
+    button(actLabel(h("span", {}, `${verb}: ${full.label}`, fullCards.length ? " " : "",
       fullCards.length ? chips(fullCards) : null)), `declare-${cat}`, () => sendAction(full), { primary: true }),
     nothing && nothing !== full ? button(actLabel(cat === "point" ? "Declare no point (sink it)" : `Declare no ${what} (sink)`),
       "declare-none", () => sendAction(nothing)) : null,
@@ -922,7 +924,7 @@ function renderDeclaring(v, c, box, prompt) {
   const selected = [...S.selected];
   const match = selected.length ? optionForCards(opts, selected) : null;
   box.append(h("div", { class: "buttons" },
-    button(actLabel(selected.length ? `Declare the selected cards${match ? `: ${declarationWords(match)}` : ""}`
+    button(actLabel(selected.length ? `Declare the selected cards${match ? `: ${match.label}` : ""}`
       : "Declare the selected cards"), "declare-selected", () => sendAction(match), { disabled: !match }),
     selected.length ? button("Clear", "clear-selection", () => { S.selected.clear(); render(); }) : null));
   if (selected.length && !match) {
@@ -939,8 +941,8 @@ function renderDeclaring(v, c, box, prompt) {
   all.addEventListener("toggle", () => { S.optionsOpen = all.open; });
   const ol = h("ol", { class: "options" });
   opts.forEach((o, i) => {
-    const cards = declarationCards(o);
-    ol.append(h("li", {}, button(h("span", {}, declarationWords(o), cards.length ? " " : "",
+    const cards = optionCards(o);
+    ol.append(h("li", {}, button(h("span", {}, o.label, cards.length ? " " : "",
       cards.length ? chips(cards, { sorted: false }) : null), `option-${i}`, () => sendAction(o))));
   });
   all.append(ol);
@@ -956,7 +958,7 @@ function forcedPlay(v) {
 
 function forcedDeclaration(v) {
   const c = choices(v);
-  if (c.declarations.length === 1 && declarationItems(c.declarations[0]).length === 0) return c.declarations[0];
+  if (c.declarations.length === 1 && optionCards(c.declarations[0]).length === 0) return c.declarations[0];
   return null;
 }
 
@@ -1004,18 +1006,9 @@ function renderTalk(v) {
     S.spoken = 0;
   }
   const fresh = [];
-  if (v.cut && dealNo === 1) {
-    const cutA = v.cut[S.seat];
-    const cutB = v.cut[other(S.seat)];
-    const cut = `The cut: you cut the ${cardWords(cutA)}, ${otherName(v)} the ${cardWords(cutB)}.`;
-    if (v.cut.lower_deals) {
-      // Piquet au cent: no choice, the lower card deals (p. 16).
-      const lower = v.cut.winner === S.seat ? `${otherName(v)} cut the lower card and deals` : "You cut the lower card and deal";
-      list.append(h("li", { class: "narrator", testid: "cut-words" }, `${cut} ${lower} (p. 16).`));
-    } else {
-      const winner = v.cut.winner === S.seat ? "You have" : `${otherName(v)} has`;
-      list.append(h("li", { class: "narrator", testid: "cut-words" }, `${cut} ${winner} the choice of deal.`));
-    }
+  if (v.cut && v.cut.words && dealNo === 1) {
+    // The cut, and who deals and how (Laws 4, 9; at Piquet au cent p. 16), in the narrator's words.
+    list.append(h("li", { class: "narrator", testid: "cut-words" }, v.cut.words.join(" ")));
   }
   if (dealNo && v.phase !== "cut") {
     const dealer = seats.younger === S.seat ? "You deal" : `${otherName(v)} deals`;
@@ -1086,13 +1079,14 @@ function scoreTable(scoresByRole, v, caption, testid, { multiplier = 1 } = {}) {
   const body = h("tbody");
   let a = 0;
   let b = 0;
-  for (const k of SCORE_KINDS) {
+  const labels = v.score_labels || {};
+  for (const k of Object.keys(labels)) {
     const x = mine[k] || 0;
     const y = theirs[k] || 0;
     a += x;
     b += y;
     if (!x && !y && !["point", "sequences", "sets", "play", "cards"].includes(k)) continue;
-    body.append(h("tr", { "data-kind": k }, h("th", { scope: "row" }, SCORE_LABELS[k]), h("td", {}, String(x)),
+    body.append(h("tr", { "data-kind": k }, h("th", { scope: "row" }, labels[k]), h("td", {}, String(x)),
       h("td", {}, String(y))));
   }
   t.append(body);
@@ -1219,7 +1213,7 @@ function renderGamesCard(v) {
   box.append(t);
   box.append(h("p", { class: "muted small" }, `${hist.length} deal${hist.length === 1 ? "" : "s"} played. `
     + `The first to ${g.goal} wins a game, a double game if the other has not ${g.double_below}; `
-    + `${countWords(g.to_win)} games win the partie, a double counting two.`));
+    + `${g.to_win} games win the partie, a double counting two.`));
 }
 
 /** When the last deal won a game: who reached the goal, and that this deal begins the next game at nothing. */
@@ -1327,10 +1321,8 @@ function renderFinish(v) {
   if (C && chouette.renderFinish(box, v, hooks())) return;
   const s = v.settlement || {};
   const text = s.words || "";
-  const headline = s.winner === S.seat ? "You win the partie." : s.winner ? `${otherName(v)} wins the partie.`
-    : "The partie is drawn.";
   box.append(
-    h("h2", {}, headline),
+    h("h2", {}, s.headline || ""),
     h("p", { class: "settlement", testid: "settlement" }, text),
     h("p", {}, h("a", { class: "button primary", href: `/api/tables/${encodeURIComponent(tableId)}/record`,
       download: `piquet-${tableId}.json`, testid: "download-record" }, "Download the record"),

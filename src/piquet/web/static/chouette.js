@@ -5,8 +5,7 @@
 // rotation, the next partie and the settlement. Like app.js it holds no rules: what may be done and
 // suggested comes from the VIEW's "chouette" (docs/web.md, "The chouette table").
 
-import { $, clear, h, put } from "./dom.js";
-import { actionWords, cap } from "./words.js";
+import { $, cap, clear, h, put } from "./dom.js";
 
 /** Whether this page is a chouette's (its address is /c/{id}). */
 export function isChouette() {
@@ -82,7 +81,7 @@ export function otherLabel(v) {
 }
 
 /** The status line, in the game's words and the chouette's. */
-export function statusText(v, { pending, thinking, thinkingName, phaseWords }) {
+export function statusText(v, { pending, thinking, thinkingName, prompt }) {
   const c = about(v);
   if (!c) return null;
   const p = names(c);
@@ -99,11 +98,11 @@ export function statusText(v, { pending, thinking, thinkingName, phaseWords }) {
   if (c.can_suggest) {
     const lead = c.awaiting_advice ? `${p.playing} waits for your advice: suggest, or let him choose.`
       : `${p.playing} is to choose: you may suggest.`;
-    return `${lead} ${phaseWords(v)}`;
+    return `${lead} ${prompt(v)}`;
   }
   if (v.my_turn) {
-    const advice = c.advice ? ` ${c.advice.by} suggests: ${actionWords(c.advice.action)}.` : "";
-    return `Your turn. ${phaseWords(v)}${advice}`;
+    const advice = c.advice ? ` ${c.advice.by} suggests: ${c.advice.words}.` : "";
+    return `Your turn. ${prompt(v)}${advice}`;
   }
   if (c.awaiting_advice) return `${p.playing} waits for ${p.advising}'s advice.`;
   const actor = c.to_act;
@@ -119,14 +118,6 @@ export function waitingText(v) {
   if (c.to_act === p.single) return `Waiting for ${p.single}, who plays alone.`;
   if (c.awaiting_advice) return `Waiting for ${p.advising}'s advice to ${p.playing}.`;
   return c.place === "single" ? `Waiting for ${p.playing} (advised by ${p.advising}).` : `Waiting for ${p.playing}.`;
-}
-
-/** The prompt and buttons of the single player's choice of deal. */
-export function dealWords(v) {
-  const c = about(v);
-  if (!c) return null;
-  return { prompt: "You play alone and have the choice of deal throughout (p. 106). Deal first?",
-    no: `Let ${names(c).playing} deal` };
 }
 
 function placeRow(c, place) {
@@ -149,7 +140,7 @@ function renderAdvice(v, ctx) {
   if (c.advice) {
     const text = mine ? "You suggest: " : `${c.advice.by} suggests: `;
     box.append(h("p", { class: "advice-text", testid: "advice-text", "data-by": c.advice.by },
-      h("b", {}, text), actionWords(c.advice.action),
+      h("b", {}, text), c.advice.words,
       c.advice.computer ? h("span", { class: "muted" }, " (the computer's own choice)") : null));
     if (v.my_turn && !v.suggesting) {
       box.append(h("div", { class: "buttons" },
@@ -231,10 +222,7 @@ export function renderFinish(box, v, ctx) {
       " ", h("a", { class: "button", href: "/", testid: "back-to-lobby" }, "Back to the lobby")));
   } else {
     const r = c.result || {};
-    const headline = r.single_won === null || r.single_won === undefined ? "The partie is drawn."
-      : r.single_won ? `${cap(who(c, r.single))} ${r.single === c.me ? "win" : "wins"} the partie, playing alone.`
-        : `${names(c).playing} and ${names(c).advising} win the partie.`;
-    put(box, h("h2", {}, headline),
+    put(box, h("h2", {}, r.headline || ""),
       h("p", { class: "settlement", testid: "settlement" }, r.words || ""),
       v.settlement && v.settlement.words ? h("p", { class: "small muted" }, v.settlement.words) : null,
       cardBox(c),

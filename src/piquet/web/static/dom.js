@@ -38,3 +38,8 @@ export function clear(e) {
   while (e.firstChild) e.removeChild(e.firstChild);
   return e;
 }
+
+/** The text with its first letter a capital ("you" -> "You"): a name at the start of a sentence. */
+export function cap(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}

@@ -2,8 +2,7 @@
 // invite link, open a chouette for three (POST /api/chouettes) and share its links, and the list
 // of games (GET /api/tables and /api/chouettes). docs/web.md tells what is where.
 
-import { $, h } from "./dom.js";
-import { cap, rulesWords } from "./words.js";
+import { $, cap, h } from "./dom.js";
 
 function storage(key, fallback) {
   try {
@@ -147,7 +146,7 @@ function chouetteRow(g, seats) {
     h("span", { class: "players" }, `Chouette: ${(g.players || []).join(", ")}`),
     h("span", { class: "score", title: "The chouette card, in points" }, card),
     h("span", { class: "meta", title: g.title || "" }, [
-      `partie ${g.partie || 1}${places.single ? `, ${places.single} alone` : ""}`, rulesWords(g.rules), status,
+      `partie ${g.partie || 1}${places.single ? `, ${places.single} alone` : ""}`, g.title || g.rules, status,
       when(g.updated)].filter(Boolean).join(" \u00b7 ")),
     h("span", { class: "links" }, links));
 }
@@ -176,7 +175,7 @@ function gameRow(g, seats) {
   return h("li", { class: "game", testid: `game-row-${id}`, "data-status": g.status || "" },
     h("span", { class: "players" }, `${players.A || "A"} \u2013 ${players.B || "B"}`),
     h("span", { class: "score" }, score),
-    h("span", { class: "meta", title: g.title || "" }, [rulesWords(g.rules), status, when(g.updated)]
+    h("span", { class: "meta", title: g.title || "" }, [g.title || g.rules, status, when(g.updated)]
       .filter(Boolean).join(" \u00b7 ")),
     h("span", { class: "links" }, links));
 }

@@ -6,7 +6,6 @@
 
 import { backSVG, cardSVG, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
 import { $, clear, h, put } from "./dom.js";
-import { SCORE_LABELS, cap, countWords, rulesWords } from "./words.js";
 
 // ------------------------------------------------------------------ small DOM helpers
 
@@ -22,19 +21,22 @@ function chips(cards) {
   return h("span", { class: "chips" }, sortCards(cards).map(chip));
 }
 
-// Card names in the server's words ("Ann's discard: KS 8C 7C.") drawn as chips.
-const CARD_IN_TEXT = /(^|[\s(:,;])((?:10|[789JQKA])[SHCD])(?=$|[\s).,;:])/g;
-
-function richText(text) {
+/**
+ * A frame's lines, as the server's narrator told them (piquet.talk.words): a player's words after his name,
+ * in quotes, the narrator's as they are; each card segment drawn as chips, as the table page draws them.
+ * @param {Array<{speaker: string | null, seat: string | null, segments: Array<string | {cards: string[]}>}>} lines
+ * @returns {Array<string | Node>}
+ */
+function linesWords(lines) {
   const out = [];
-  let at = 0;
-  for (const m of text.matchAll(CARD_IN_TEXT)) {
-    const start = m.index + m[1].length;
-    out.push(text.slice(at, start), chip(m[2]));
-    at = start + m[2].length;
+  for (const line of lines || []) {
+    if (out.length) out.push(" ");
+    const words = (line.segments || []).map((s) => (typeof s === "string" ? s
+      : h("span", { class: "chips" }, s.cards.map(chip))));
+    if (line.speaker) out.push(`${name(line.seat)}: \u201c`, ...words, "\u201d");
+    else out.push(...words);
   }
-  out.push(text.slice(at));
-  return out.filter((x) => x !== "");
+  return out;
 }
 
 // ------------------------------------------------------------------ where we are
@@ -220,7 +222,7 @@ function setup() {
   $("rp-loading").hidden = true;
   const who = doc.view === "all" ? "every card shown" : `as ${name(doc.view)} saw it`;
   const status = doc.status === "finished" ? "finished" : "in progress";
-  $("rp-title").textContent = `Replay: ${name("A")} \u2013 ${name("B")} \u00b7 ${rulesWords(doc.rules)} \u00b7 `
+  $("rp-title").textContent = `Replay: ${name("A")} \u2013 ${name("B")} \u00b7 ${doc.title || doc.rules} \u00b7 `
     + `${status}, ${who}`;
   $("rp-title").title = doc.title || "";
   document.title = `Piquet \u2014 replay of ${name("A")} and ${name("B")}`;
@@ -294,7 +296,7 @@ function render() {
   notice.textContent = R.notice || "";
 
   const what = clear($("rp-what"));
-  what.append(h("span", { class: "rp-step-no" }, `${R.step}.`), " ", ...richText(f.what.join(" ")));
+  what.append(h("span", { class: "rp-step-no" }, `${R.step}.`), " ", ...linesWords(f.lines));
 
   for (const seat of ["A", "B"]) renderSeat(f, d, seat);
   renderCentre(f);
@@ -331,10 +333,11 @@ function renderSeat(f, d, seat) {
   const hand = clear($(`rp-hand-${seat}`));
   const cards = f.hands[seat];
   if (cards) {
-    hand.setAttribute("aria-label", `${name(seat)}'s hand: ${countWords(cards.length)} cards`);
+    hand.setAttribute("aria-label", `${name(seat)}'s hand: ${cards.length} card${cards.length === 1 ? "" : "s"}`);
     for (const c of sortCards(cards)) hand.append(cardSVG(c));
   } else {
-    hand.setAttribute("aria-label", `${name(seat)}'s hand: ${countWords(f.counts[seat])} cards, face down`);
+    hand.setAttribute("aria-label", `${name(seat)}'s hand: ${f.counts[seat]} card${f.counts[seat] === 1 ? "" : "s"}, `
+      + "face down");
     for (let i = 0; i < f.counts[seat]; i++) {
       const b = backSVG({ label: i === 0 ? `${name(seat)}'s cards, face down` : "" });
       if (i) b.setAttribute("aria-hidden", "true");
@@ -389,18 +392,14 @@ function renderCentre(f) {
 function renderTalk(f, d) {
   const list = clear($("rp-talk"));
   const doc = R.doc;
-  if (f.deal === 1 && doc.cut) {
-    const c = doc.cut;
-    const after = c.lower_deals ? `${name(other(c.winner))} cut the lower card and dealt (p. 16)`
-      : `${name(c.winner)} had the choice of deal (Law 4)`;
-    list.append(h("li", { class: "narrator" }, `The cut: ${name("A")} cut the ${cardWords(c.A)}, ${name("B")} the `
-      + `${cardWords(c.B)}; ${after}.`));
+  if (f.deal === 1 && doc.cut && doc.cut.words) {
+    list.append(h("li", { class: "narrator", testid: "replay-cut" }, doc.cut.words.join(" ")));
   }
   for (let k = d.first_step; k <= R.step; k++) {
     const frame = doc.frames[k];
     const li = h("li", { class: `rp-line${k === R.step ? " current" : ""}`, "data-step": String(k) },
       h("a", { href: `#step=${k}`, class: "rp-step-link", "aria-label": `step ${k}` }, `${k}.`), " ",
-      ...richText(frame.what.join(" ")));
+      ...linesWords(frame.lines));
     list.append(li);
   }
   const scroller = $("rp-talk-box");
@@ -418,7 +417,7 @@ function renderScores(f, d) {
   R.doc.score_kinds.forEach((kind, i) => {
     const vals = seats.map((s) => f.scores[s][i]);
     if (!vals.some(Boolean) && !["point", "sequences", "sets", "play", "cards"].includes(kind)) return;
-    body.append(h("tr", { "data-kind": kind }, h("th", { scope: "row" }, SCORE_LABELS[kind] || cap(kind)),
+    body.append(h("tr", { "data-kind": kind }, h("th", { scope: "row" }, (R.doc.score_labels || {})[kind] || kind),
       vals.map((v) => h("td", {}, String(v)))));
   });
   t.append(body);
