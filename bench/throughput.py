@@ -11,6 +11,10 @@ written as tightly as plain Python allows and checking nothing.  The ratio
 tells what the engine's clarity costs.
 
     python bench/throughput.py [--seconds S]
+    PIQUET_PURE=1 python bench/throughput.py   # the engine as Python source, not compiled
+
+The engine runs as ``pip install`` built it: compiled by mypyc from its own source where a C compiler
+was found (``piquet.core.native``); the first line printed says which.  The baseline is plain Python.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import random
 import time
 from math import floor
 
+from piquet.core import native
 from piquet.core.deal import DONE, Deal, Phase, full_declarations
 
 # The category each calling phase asks for, by phase number.
@@ -115,6 +120,7 @@ def main() -> None:
     for r in range(args.rounds):
         best_bare = max(best_bare, rate(bare_deal, args.seconds, r))
         best_engine = max(best_engine, rate(engine_deal, args.seconds, r))
+    print(f"engine:                  {native.engine()}")
     print(f"bare playout (baseline): {best_bare:9,.0f} deals/s")
     print(f"engine, full rules:      {best_engine:9,.0f} deals/s")
     print(f"engine / baseline:       {best_engine / best_bare:9.2f}")

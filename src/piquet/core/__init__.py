@@ -7,3 +7,5 @@ variant an object the engine asks), ``actions`` (what a player does),
 and ``apply()``), ``observation`` (what one player may know) and ``partie``.
 The core imports nothing above it (an import-linter contract, tested).
 """
+
+from piquet.core import native as native  # first: it decides whether the hot modules run compiled

@@ -1,4 +1,4 @@
-"""The choices the laws give a player in a deal, as small frozen values.
+"""The choices the laws give a player in a deal, as small immutable values.
 
 Each reads like what the player does: ``Discard(KS 8C 7C)``, ``Play(AH)``,
 ``DeclarePoint(AH KH QH JH 8H)``.  A declaration lists the cards it counts;
@@ -7,7 +7,8 @@ an empty one declares nothing (the player sinks it, p. 93).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from typing import Final
 
 from piquet.core.cards import Card, CardError, Mask, card_name, cards_of, format_cards, parse_card, parse_cards
 from piquet.core.combinations import sequence_key, set_key
@@ -17,96 +18,127 @@ def _fmt(mask: Mask) -> str:
     return format_cards(cards_of(mask)) if mask else "nothing"
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class _Choice:
+    """What every action shares: one value, named by each kind (``cards``, ``look``, ``runs``, ``sets``,
+    ``card``), set once by ``__init__`` (``Final``: read-only where the module runs compiled); equal to an
+    action of the same kind with the same value, and hashed as such."""
+
+    __slots__ = ()
+
+    def _value(self) -> object:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, _Choice) and other._value() == self._value()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._value()))
+
+
+class Discard(_Choice):
     """Put out these cards and take in as many from the top of the stock (Laws 21-23)."""
 
-    cards: Mask
+    __slots__ = ("cards",)
 
-    def __str__(self) -> str:
+    def __init__(self, cards: Mask) -> None:
+        self.cards: Final = cards
+
+    def _value(self) -> object:
+        return self.cards
+
+    def __repr__(self) -> str:
         return f"Discard({_fmt(self.cards)})"
 
-    __repr__ = __str__
 
-
-@dataclass(frozen=True, slots=True)
-class LookAtLeft:
+class LookAtLeft(_Choice):
     """Look, or decline to look, at the cards one has left in the stock (Laws 33, 36)."""
 
-    look: bool
+    __slots__ = ("look",)
 
-    def __str__(self) -> str:
+    def __init__(self, look: bool) -> None:
+        self.look: Final = look
+
+    def _value(self) -> object:
+        return self.look
+
+    def __repr__(self) -> str:
         return "LookAtLeft(yes)" if self.look else "LookAtLeft(no)"
-
-    __repr__ = __str__
 
 
 #: Looking and not looking, in the order of the legal actions: shared, as the plays are.
-LOOK_CHOICES: tuple[LookAtLeft, LookAtLeft] = (LookAtLeft(True), LookAtLeft(False))
+LOOK_CHOICES: Final[tuple[LookAtLeft, LookAtLeft]] = (LookAtLeft(True), LookAtLeft(False))
 
 
-@dataclass(frozen=True, slots=True)
-class DeclarePoint:
+class DeclarePoint(_Choice):
     """The cards of one suit called for point; empty to call no point (Law 46)."""
 
-    cards: Mask = 0
+    __slots__ = ("cards",)
 
-    def __str__(self) -> str:
+    def __init__(self, cards: Mask = 0) -> None:
+        self.cards: Final = cards
+
+    def _value(self) -> object:
+        return self.cards
+
+    def __repr__(self) -> str:
         return f"DeclarePoint({_fmt(self.cards)})"
 
-    __repr__ = __str__
+
+def _sequence_order(m: Mask) -> tuple[tuple[int, int], Mask]:
+    return sequence_key(m), m
 
 
-@dataclass(frozen=True, slots=True)
-class DeclareSequences:
+def _set_order(m: Mask) -> tuple[tuple[int, int], Mask]:
+    return set_key(m), m
+
+
+class DeclareSequences(_Choice):
     """The sequences declared, best first; empty to declare none (Laws 48-49)."""
 
-    runs: tuple[Mask, ...] = field(default=())
+    __slots__ = ("runs",)
 
-    def __post_init__(self) -> None:
-        if len(self.runs) > 1:
-            object.__setattr__(self, "runs", tuple(sorted(self.runs, key=lambda m: (sequence_key(m), m), reverse=True)))
-        elif type(self.runs) is not tuple:
-            object.__setattr__(self, "runs", tuple(self.runs))
+    def __init__(self, runs: Iterable[Mask] = ()) -> None:
+        runs = tuple(runs)
+        self.runs: Final = tuple(sorted(runs, key=_sequence_order, reverse=True)) if len(runs) > 1 else runs
 
-    def __str__(self) -> str:
+    def _value(self) -> object:
+        return self.runs
+
+    def __repr__(self) -> str:
         return "DeclareSequences(" + (", ".join(_fmt(r) for r in self.runs) or "nothing") + ")"
 
-    __repr__ = __str__
 
-
-@dataclass(frozen=True, slots=True)
-class DeclareSets:
+class DeclareSets(_Choice):
     """The quatorzes and trios declared, best first; empty to declare none (Law 64)."""
 
-    sets: tuple[Mask, ...] = field(default=())
+    __slots__ = ("sets",)
 
-    def __post_init__(self) -> None:
-        if len(self.sets) > 1:
-            object.__setattr__(self, "sets", tuple(sorted(self.sets, key=lambda m: (set_key(m), m), reverse=True)))
-        elif type(self.sets) is not tuple:
-            object.__setattr__(self, "sets", tuple(self.sets))
+    def __init__(self, sets: Iterable[Mask] = ()) -> None:
+        sets = tuple(sets)
+        self.sets: Final = tuple(sorted(sets, key=_set_order, reverse=True)) if len(sets) > 1 else sets
 
-    def __str__(self) -> str:
+    def _value(self) -> object:
+        return self.sets
+
+    def __repr__(self) -> str:
         return "DeclareSets(" + (", ".join(_fmt(r) for r in self.sets) or "nothing") + ")"
 
-    __repr__ = __str__
 
-
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(_Choice):
     """Lead or play this card (Laws 57-66)."""
 
-    card: Card
+    __slots__ = ("card",)
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.card < 32:
-            raise CardError(f"{self.card!r} is not a card of the 32-card pack")
+    def __init__(self, card: Card) -> None:
+        if not 0 <= card < 32:
+            raise CardError(f"{card!r} is not a card of the 32-card pack")
+        self.card: Final = card
 
-    def __str__(self) -> str:
+    def _value(self) -> object:
+        return self.card
+
+    def __repr__(self) -> str:
         return f"Play({card_name(self.card)})"
-
-    __repr__ = __str__
 
     @staticmethod
     def parse(text: str) -> Play:
@@ -114,7 +146,7 @@ class Play:
 
 
 #: One Play value per card, shared: the play phase allocates nothing.
-PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(32))
+PLAYS: Final[tuple[Play, ...]] = tuple(Play(c) for c in range(32))
 
 Action = Discard | LookAtLeft | DeclarePoint | DeclareSequences | DeclareSets | Play
 

@@ -15,40 +15,50 @@ colours.  A hand is a mask with bit ``card`` set for each card held.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 Card: TypeAlias = int
 Mask: TypeAlias = int
 Suit: TypeAlias = int
 Rank: TypeAlias = int
 
-SPADES, HEARTS, CLUBS, DIAMONDS = 0, 1, 2, 3
-SUITS: tuple[Suit, ...] = (SPADES, HEARTS, CLUBS, DIAMONDS)
-SUIT_LETTERS = "SHCD"
-SUIT_SYMBOLS = "♠♥♣♦"
-SUIT_NAMES = ("spades", "hearts", "clubs", "diamonds")
-SUIT_SINGULAR = ("spade", "heart", "club", "diamond")
+SPADES: Final = 0
+HEARTS: Final = 1
+CLUBS: Final = 2
+DIAMONDS: Final = 3
+SUITS: Final[tuple[Suit, ...]] = (SPADES, HEARTS, CLUBS, DIAMONDS)
+SUIT_LETTERS: Final = "SHCD"
+SUIT_SYMBOLS: Final = "♠♥♣♦"
+SUIT_NAMES: Final = ("spades", "hearts", "clubs", "diamonds")
+SUIT_SINGULAR: Final = ("spade", "heart", "club", "diamond")
 
-SEVEN, EIGHT, NINE, TEN, KNAVE, QUEEN, KING, ACE = range(8)
-RANKS: tuple[Rank, ...] = tuple(range(8))
-RANK_LETTERS = ("7", "8", "9", "10", "J", "Q", "K", "A")
-RANK_NAMES = ("seven", "eight", "nine", "ten", "knave", "queen", "king", "ace")
-RANK_PLURALS = ("sevens", "eights", "nines", "tens", "knaves", "queens", "kings", "aces")
+SEVEN: Final = 0
+EIGHT: Final = 1
+NINE: Final = 2
+TEN: Final = 3
+KNAVE: Final = 4
+QUEEN: Final = 5
+KING: Final = 6
+ACE: Final = 7
+RANKS: Final[tuple[Rank, ...]] = tuple(range(8))
+RANK_LETTERS: Final = ("7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_NAMES: Final = ("seven", "eight", "nine", "ten", "knave", "queen", "king", "ace")
+RANK_PLURALS: Final = ("sevens", "eights", "nines", "tens", "knaves", "queens", "kings", "aces")
 #: Value of each rank in the point: ace 11, court cards and ten 10, others their pips.
-POINT_VALUES = (7, 8, 9, 10, 10, 10, 10, 11)
+POINT_VALUES: Final = (7, 8, 9, 10, 10, 10, 10, 11)
 
-FULL_PACK: Mask = (1 << 32) - 1
-SUIT_MASKS: tuple[Mask, ...] = tuple(0xFF << (8 * s) for s in SUITS)
+FULL_PACK: Final[Mask] = (1 << 32) - 1
+SUIT_MASKS: Final[tuple[Mask, ...]] = tuple(0xFF << (8 * s) for s in SUITS)
 #: The four cards of each rank.
-RANK_MASKS: tuple[Mask, ...] = tuple(0x01010101 << r for r in RANKS)
+RANK_MASKS: Final[tuple[Mask, ...]] = tuple(0x01010101 << r for r in RANKS)
 #: Kings, queens and knaves: a hand with none of them is a carte blanche (Law 18).
-COURT_CARDS: Mask = RANK_MASKS[KING] | RANK_MASKS[QUEEN] | RANK_MASKS[KNAVE]
+COURT_CARDS: Final[Mask] = RANK_MASKS[KING] | RANK_MASKS[QUEEN] | RANK_MASKS[KNAVE]
 
-_RANK_INPUT = {"A": ACE, "K": KING, "Q": QUEEN, "J": KNAVE, "10": TEN, "T": TEN,
-               "9": NINE, "8": EIGHT, "7": SEVEN}
-_SUIT_INPUT = {"S": SPADES, "H": HEARTS, "C": CLUBS, "D": DIAMONDS,
-               "♠": SPADES, "♥": HEARTS, "♣": CLUBS, "♦": DIAMONDS,
-               "♤": SPADES, "♡": HEARTS, "♧": CLUBS, "♢": DIAMONDS}
+_RANK_INPUT: Final = {"A": ACE, "K": KING, "Q": QUEEN, "J": KNAVE, "10": TEN, "T": TEN,
+                      "9": NINE, "8": EIGHT, "7": SEVEN}
+_SUIT_INPUT: Final = {"S": SPADES, "H": HEARTS, "C": CLUBS, "D": DIAMONDS,
+                      "♠": SPADES, "♥": HEARTS, "♣": CLUBS, "♦": DIAMONDS,
+                      "♤": SPADES, "♡": HEARTS, "♧": CLUBS, "♢": DIAMONDS}
 
 
 class CardError(ValueError):
@@ -104,7 +114,7 @@ def _byte_cards(s: Suit, b: int) -> tuple[Card, ...]:
 
 
 #: For each suit and each byte of that suit, its cards high first.
-SUIT_BYTE_CARDS = tuple(tuple(_byte_cards(s, b) for b in range(256)) for s in SUITS)
+SUIT_BYTE_CARDS: Final = tuple(tuple(_byte_cards(s, b) for b in range(256)) for s in SUITS)
 
 
 def cards_of(mask: Mask) -> list[Card]:

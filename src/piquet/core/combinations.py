@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum
+from typing import Final
 
 from piquet.core.cards import (
     ACE,
@@ -31,8 +32,8 @@ from piquet.core.cards import (
 )
 
 # Per suit byte (bit r = rank r present): how many cards, what they make.
-_COUNT = tuple(b.bit_count() for b in range(256))
-_VALUE = tuple(sum(POINT_VALUES[r] for r in range(8) if b >> r & 1) for b in range(256))
+_COUNT: Final = tuple(b.bit_count() for b in range(256))
+_VALUE: Final = tuple(sum(POINT_VALUES[r] for r in range(8) if b >> r & 1) for b in range(256))
 
 
 def _runs_of_byte(b: int) -> tuple[int, ...]:
@@ -53,19 +54,20 @@ def _runs_of_byte(b: int) -> tuple[int, ...]:
 
 
 #: For each suit byte, its maximal runs of three or more (as byte masks), the highest first.
-RUNS_OF_BYTE = tuple(_runs_of_byte(b) for b in range(256))
-_RUNS = RUNS_OF_BYTE
+RUNS_OF_BYTE: Final = tuple(_runs_of_byte(b) for b in range(256))
+_RUNS: Final = RUNS_OF_BYTE
 #: The same for each suit, as masks of the hand, best first.
-_SUIT_RUNS = tuple(tuple(tuple(r << (8 * s) for r in runs) for runs in _RUNS) for s in SUITS)
+_SUIT_RUNS: Final = tuple(tuple(tuple(r << (8 * s) for r in runs) for runs in _RUNS) for s in SUITS)
 #: Every run of three or more cards of one suit.
-_RUN_MASKS = frozenset(((1 << n) - 1) << (8 * s + low) for s in range(4) for n in range(3, 9) for low in range(9 - n))
+_RUN_MASKS: Final = frozenset(
+    ((1 << n) - 1) << (8 * s + low) for s in range(4) for n in range(3, 9) for low in range(9 - n))
 #: A point's strength in one number, by suit byte: the number of cards, then what they make (at most 84).
-_POINT_STRENGTH = tuple(_COUNT[b] << 8 | _VALUE[b] for b in range(256))
+_POINT_STRENGTH: Final = tuple(_COUNT[b] << 8 | _VALUE[b] for b in range(256))
 #: Byte masks that are a single run of three or more cards.
-_IS_RUN = tuple(len(_RUNS[b]) == 1 and _RUNS[b][0] == b for b in range(256))
+_IS_RUN: Final = tuple(len(_RUNS[b]) == 1 and _RUNS[b][0] == b for b in range(256))
 
-SEQUENCE_NAMES = {3: "tierce", 4: "quart", 5: "quint", 6: "sixieme", 7: "septieme", 8: "huitieme"}
-_TO_A = ("", "", "", "ten", "knave", "queen", "king", "")
+SEQUENCE_NAMES: Final = {3: "tierce", 4: "quart", 5: "quint", 6: "sixieme", 7: "septieme", 8: "huitieme"}
+_TO_A: Final = ("", "", "", "ten", "knave", "queen", "king", "")
 
 
 class Outcome(Enum):
@@ -90,7 +92,7 @@ def is_point(mask: Mask) -> bool:
 
 
 #: The key of every point that may be called (any cards of one suit), by its mask.
-_POINT_KEYS = {b << (8 * s): (_COUNT[b], _VALUE[b]) for s in SUITS for b in range(1, 256)}
+_POINT_KEYS: Final = {b << (8 * s): (_COUNT[b], _VALUE[b]) for s in SUITS for b in range(1, 256)}
 
 
 def point_key(mask: Mask) -> tuple[int, int]:
@@ -171,10 +173,10 @@ def sequences_ok(runs: Iterable[Mask]) -> str | None:
 # ---------------------------------------------------------------- quatorzes and trios
 
 #: The ranks of each byte's bits, aces first.
-_RANKS_DOWN = tuple(tuple(r for r in range(7, -1, -1) if b >> r & 1) for b in range(256))
+_RANKS_DOWN: Final = tuple(tuple(r for r in range(7, -1, -1) if b >> r & 1) for b in range(256))
 #: Every quatorze and trio, by its mask: its rank.
-_SET_RANKS = {m: r for r in range(TEN, ACE + 1) for m in
-              [RANK_MASKS[r]] + [RANK_MASKS[r] & ~(1 << (8 * s + r)) for s in SUITS]}
+_SET_RANKS: Final = {m: r for r in range(TEN, ACE + 1) for m in
+                     [RANK_MASKS[r]] + [RANK_MASKS[r] & ~(1 << (8 * s + r)) for s in SUITS]}
 
 
 def set_rank(mask: Mask) -> int | None:

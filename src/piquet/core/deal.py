@@ -35,9 +35,9 @@ from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
 from functools import cache
 from itertools import accumulate, combinations, product
-from math import comb, floor
-from operator import attrgetter, itemgetter
-from typing import cast
+from math import comb
+from operator import attrgetter
+from typing import Final, cast
 
 from piquet.core.actions import (
     LOOK_CHOICES,
@@ -138,12 +138,24 @@ class Phase(IntEnum):
 
 
 # The phases as plain module constants: an enum's attribute lookup is slow in the hot path.
-(ELDER_DISCARD, ELDER_LOOK, YOUNGER_DISCARD, ELDER_POINT, YOUNGER_POINT, ELDER_SEQUENCES,
- YOUNGER_SEQUENCES, ELDER_SETS, YOUNGER_SETS, YOUNGER_RECKON_POINT, YOUNGER_RECKON_SEQUENCES,
- YOUNGER_RECKON_SETS, YOUNGER_LOOK, PLAYING, DONE) = tuple(Phase)
+ELDER_DISCARD: Final = Phase.ELDER_DISCARD
+ELDER_LOOK: Final = Phase.ELDER_LOOK
+YOUNGER_DISCARD: Final = Phase.YOUNGER_DISCARD
+ELDER_POINT: Final = Phase.ELDER_POINT
+YOUNGER_POINT: Final = Phase.YOUNGER_POINT
+ELDER_SEQUENCES: Final = Phase.ELDER_SEQUENCES
+YOUNGER_SEQUENCES: Final = Phase.YOUNGER_SEQUENCES
+ELDER_SETS: Final = Phase.ELDER_SETS
+YOUNGER_SETS: Final = Phase.YOUNGER_SETS
+YOUNGER_RECKON_POINT: Final = Phase.YOUNGER_RECKON_POINT
+YOUNGER_RECKON_SEQUENCES: Final = Phase.YOUNGER_RECKON_SEQUENCES
+YOUNGER_RECKON_SETS: Final = Phase.YOUNGER_RECKON_SETS
+YOUNGER_LOOK: Final = Phase.YOUNGER_LOOK
+PLAYING: Final = Phase.PLAY
+DONE: Final = Phase.DONE
 
 
-_TO_MOVE = {
+_TO_MOVE: Final = {
     ELDER_DISCARD: ELDER, ELDER_LOOK: ELDER, YOUNGER_DISCARD: YOUNGER,
     ELDER_POINT: ELDER, YOUNGER_POINT: YOUNGER, ELDER_SEQUENCES: ELDER,
     YOUNGER_SEQUENCES: YOUNGER, ELDER_SETS: ELDER, YOUNGER_SETS: YOUNGER,
@@ -151,7 +163,7 @@ _TO_MOVE = {
     YOUNGER_RECKON_SETS: YOUNGER, YOUNGER_LOOK: YOUNGER,
 }
 #: For each declaring phase: (category, role).
-_DECLARING = {
+_DECLARING: Final = {
     ELDER_POINT: (POINT, ELDER), YOUNGER_POINT: (POINT, YOUNGER),
     ELDER_SEQUENCES: (SEQUENCES, ELDER), YOUNGER_SEQUENCES: (SEQUENCES, YOUNGER),
     ELDER_SETS: (SETS, ELDER), YOUNGER_SETS: (SETS, YOUNGER),
@@ -159,35 +171,40 @@ _DECLARING = {
     YOUNGER_RECKON_SEQUENCES: (SEQUENCES, YOUNGER),
     YOUNGER_RECKON_SETS: (SETS, YOUNGER),
 }
-_DECLARATION_TYPES = (DeclarePoint, DeclareSequences, DeclareSets)
+_DECLARATION_TYPES: Final = (DeclarePoint, DeclareSequences, DeclareSets)
 # What each kind of declaration declares, by category.
-_DECLARED = (attrgetter("cards"), attrgetter("runs"), attrgetter("sets"))
+_DECLARED: Final = (attrgetter("cards"), attrgetter("runs"), attrgetter("sets"))
 # The same tables indexed by phase number (an enum's hash is slow in the hot path).
-_TO_MOVE_BY_PHASE: tuple[int | None, ...] = tuple(_TO_MOVE.get(Phase(i)) for i in range(len(Phase)))
-_DECLARING_BY_PHASE: tuple[tuple[int, int] | None, ...] = tuple(
+_TO_MOVE_BY_PHASE: Final[tuple[int | None, ...]] = tuple(_TO_MOVE.get(Phase(i)) for i in range(len(Phase)))
+_DECLARING_BY_PHASE: Final[tuple[tuple[int, int] | None, ...]] = tuple(
     _DECLARING.get(Phase(i)) for i in range(len(Phase)))
 #: The role to act in each phase where the phase alone tells (0 in the others).
-_MOVER_BY_PHASE: tuple[int, ...] = tuple(r or 0 for r in _TO_MOVE_BY_PHASE)
+_MOVER_BY_PHASE: Final[tuple[int, ...]] = tuple(r or 0 for r in _TO_MOVE_BY_PHASE)
 # The phases in groups, by phase number: ``verify`` checks an action against its group.
-_G_DISCARD, _G_LOOK, _G_DECLARE, _G_PLAY, _G_OVER = "discard", "look", "declare", "play", "over"
-_GROUP_BY_PHASE = tuple(
+_G_DISCARD: Final = "discard"
+_G_LOOK: Final = "look"
+_G_DECLARE: Final = "declare"
+_G_PLAY: Final = "play"
+_G_OVER: Final = "over"
+_GROUP_BY_PHASE: Final = tuple(
     _G_DISCARD if p in (ELDER_DISCARD, YOUNGER_DISCARD) else _G_LOOK if p in (ELDER_LOOK, YOUNGER_LOOK)
     else _G_PLAY if p == PLAYING else _G_OVER if p == DONE else _G_DECLARE for p in Phase)
-_HAND_KINDS = (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS)
-_PLAY_PHASE = PLAYING
-_PHASES = tuple(Phase)
-_RECKON_POINT, _RECKON_SETS = int(YOUNGER_RECKON_POINT), int(YOUNGER_RECKON_SETS)
-_AFTER_CATEGORY = (ELDER_SEQUENCES, ELDER_SETS, PLAYING)
-_new_event = tuple.__new__
+_HAND_KINDS: Final = (S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS)
+_PLAY_PHASE: Final = PLAYING
+_PHASES: Final = tuple(Phase)
+_RECKON_POINT: Final = int(YOUNGER_RECKON_POINT)
+_RECKON_SETS: Final = int(YOUNGER_RECKON_SETS)
+_AFTER_CATEGORY: Final = (ELDER_SEQUENCES, ELDER_SETS, PLAYING)
+_new_event: Final = tuple.__new__
 #: ``Look`` events without cards (the elder's: both see only whether he looked), by role and whether he looked.
-_LOOKED: tuple[tuple[Look, Look], ...] = tuple(
+_LOOKED: Final[tuple[tuple[Look, Look], ...]] = tuple(
     (_new_event(Look, (role, False, 0)), _new_event(Look, (role, True, 0))) for role in (ELDER, YOUNGER))
 #: Every ``Played`` event there can be, by role, trick (1-12) and card: the play takes its events from here.
-_PLAYED: tuple[tuple[tuple[Played, ...], ...], ...] = tuple(
+_PLAYED: Final[tuple[tuple[tuple[Played, ...], ...], ...]] = tuple(
     tuple(tuple(_new_event(Played, (role, c, trick)) for c in range(32)) for trick in range(13))
     for role in (ELDER, YOUNGER))
 #: The play's ``Score`` events, by role and points (one, or two for the last trick).
-_PLAY_SCORES: tuple[tuple[Score, ...], ...] = tuple(
+_PLAY_SCORES: Final[tuple[tuple[Score, ...], ...]] = tuple(
     tuple(_new_event(Score, (role, S_PLAY, points, 0)) for points in range(3)) for role in (ELDER, YOUNGER))
 
 Declaration = Mask | tuple[Mask, ...]
@@ -197,10 +214,11 @@ Declaration = Mask | tuple[Mask, ...]
 _Snapshot = tuple[Phase, int, Mask]
 
 
-#: The positions in the pack of the cards each hand is dealt, top card first, by two and by three (Law 9).
-_DEALT_AT = {by: (itemgetter(*[i for i in range(24) if i % (2 * by) < by]),
-                  itemgetter(*[i for i in range(24) if i % (2 * by) >= by])) for by in (2, 3)}
-_PACK = range(32)
+#: To whom each position in the pack goes, top card first, by two and by three (Law 9): the elder (0), the
+#: dealer (1), turn about, then the eight cards of the stock (2).
+_DEALT_TO: Final[dict[int, tuple[int, ...]]] = {
+    by: tuple((i // by) % 2 if i < 24 else 2 for i in range(32)) for by in (2, 3)}
+_PACK: Final = range(32)
 
 
 def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tuple[Card, ...]]:
@@ -211,13 +229,19 @@ def deal_from_pack(order: Sequence[Card], by: int = 2) -> tuple[Mask, Mask, tupl
     """
     if by not in (2, 3):
         raise ValueError("the deal is by two or by three cards at a time (Law 9)")
-    bits = [1 << c for c in order]
-    # Thirty-two powers of two add up to the full pack's mask only if they are the 32 cards, each once.
-    if len(bits) != 32 or sum(bits) != (1 << 32) - 1:
+    if len(order) != 32:
         raise CardError("a pack holds the 32 cards, each once")
-    to_elder, to_younger = _DEALT_AT[by]
-    elder = sum(to_elder(bits))
-    younger = sum(to_younger(bits))
+    to = _DEALT_TO[by]
+    elder = younger = seen = 0
+    for i, c in enumerate(order):
+        bit = 1 << c if 0 <= c < 32 else 0
+        if not bit or seen & bit:
+            raise CardError("a pack holds the 32 cards, each once")
+        seen |= bit
+        if to[i] == 0:
+            elder |= bit
+        elif to[i] == 1:
+            younger |= bit
     return elder, younger, tuple(order[24:])
 
 
@@ -279,7 +303,6 @@ class Deal:
         "elder_looked", "younger_looked", "decl", "phase", "leader", "lead", "trick",
         "tricks_won", "scores", "totals", "keys", "events", "history", "_undo", "carte_blanche",
         "rules", "game", "counting",
-        "__weakref__",  # an interface may keep what it made of a deal (the web's narration) while the deal lives
     )
 
     def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card], rules: Rules = RUBICON,
@@ -389,7 +412,7 @@ class Deal:
 
     # ------------------------------------------------------------ checking
 
-    def verify(self, action: Action) -> None:
+    def verify(self, action: object) -> None:
         """Raise ``IllegalAction`` saying why ``action`` is not allowed now, citing the law."""
         p = self.phase
         group = _GROUP_BY_PHASE[p]  # the phases in groups, by table: ``apply`` checks every action here
@@ -489,7 +512,11 @@ class Deal:
     # ------------------------------------------------------------ acting
 
     def apply(self, action: Action) -> None:
-        """Carry out ``action`` for the player to move; ``IllegalAction`` if the laws forbid it."""
+        """Carry out ``action`` for the player to move; ``IllegalAction`` if the laws forbid it.
+
+        ``action`` is one of ``piquet.core.actions``: anything else is a ``TypeError`` when the engine runs
+        compiled (``piquet.core.native``), as its annotation says; ``verify`` and ``in legal_actions()`` take
+        any object."""
         if self.phase is _PLAY_PHASE and type(action) is Play:
             # A card played (Laws 57-66): the hot path of a deal, written out here rather than in methods of
             # its own, as a call costs as much as several of these lines.  Every attribute used twice is read
@@ -554,7 +581,7 @@ class Deal:
             self.leader = winner
             self.lead = -1
             self.trick = trick + 1
-            if trick == 12 and self.phase is not DONE:  # else the goal is reached (p. 20): the rest is not played
+            if trick == 12 and not self.is_over:  # else the goal is reached (p. 20): the rest is not played
                 for r in (ELDER, YOUNGER):
                     if won[r] == 12:
                         self._score(r, S_CARDS, 40)  # capot (Law 66)
@@ -917,13 +944,23 @@ def _sample_discard(hand: Mask, most: int, least: int, rng: random.Random) -> Di
     sizes, cum, total = _discard_weights(n, most, least)
     size = sizes[bisect_right(cum, rng.random() * total, 0, len(cum) - 1)]
     # rng.sample's way with a population this small (at most 21): draw from a pool, filling each gap from its end.
-    randbelow: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # what rng.sample uses
+    getrandbits = rng.getrandbits
     m = 0
     for i in range(size):
-        j = randbelow(n - i)
+        j = _below(getrandbits, n - i)
         m |= 1 << cards[j]
         cards[j] = cards[n - i - 1]
     return Discard(m)
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """A number from 0 to ``n - 1``, drawn as ``random.Random``'s ``_randbelow`` draws it (the same numbers from
+    the same generator), without a call of a Python method."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random,
@@ -943,7 +980,7 @@ def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: ran
 
 #: For each suit and each byte of that suit, the plays of its cards in display order (high first), as
 #: ``cards_of`` lists them: sampling a card takes it from here, allocating nothing when following suit.
-_SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+_SUIT_PLAYS: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
     tuple(tuple(PLAYS[c] for c in cards) for cards in by_byte) for by_byte in SUIT_BYTE_CARDS)
 
 
@@ -964,7 +1001,7 @@ class LegalActions:
 
     def __contains__(self, action: object) -> bool:
         try:
-            self.deal.verify(action)  # type: ignore[arg-type]
+            self.deal.verify(action)
         except IllegalAction:
             return False
         return True
@@ -979,7 +1016,8 @@ class LegalActions:
         """A legal action chosen uniformly at random."""
         d = self.deal
         if d.phase is _PLAY_PHASE:
-            # The hot path of the play: the plays of each suit's cards are tabled (see ``_SUIT_PLAYS``).
+            # The hot path of the play: the plays of each suit's cards are tabled (see ``_SUIT_PLAYS``).  The
+            # draw is ``floor(random() * n)``, as ``int()`` of a positive float: the same card for the same generator.
             lead = d.lead
             if lead < 0:
                 hand = d.hands[d.leader]
@@ -988,17 +1026,22 @@ class LegalActions:
                 suit = lead >> 3
                 plays: Sequence[Play] = _SUIT_PLAYS[suit][hand >> (8 * suit) & 0xFF]
                 if plays:  # he must follow suit (Law 59)
-                    return plays[floor(rng.random() * len(plays))]  # floor: int() of a positive float, faster
-            p0, p1, p2, p3 = _SUIT_PLAYS
-            plays = [*p0[hand & 0xFF], *p1[hand >> 8 & 0xFF], *p2[hand >> 16 & 0xFF], *p3[hand >> 24]]
-            return plays[floor(rng.random() * len(plays))]
+                    return plays[int(rng.random() * len(plays))]
+            # Any card: the k-th of the hand in display order, suit by suit, with no list made.
+            k = int(rng.random() * hand.bit_count())
+            for suit in range(4):
+                plays = _SUIT_PLAYS[suit][hand >> (8 * suit) & 0xFF]
+                if k < len(plays):
+                    return plays[k]
+                k -= len(plays)
+            raise IllegalAction("the deal is over")
         p = d.phase
         group = _GROUP_BY_PHASE[p]
         if group is _G_DISCARD:
             role = _MOVER_BY_PHASE[p]
             return _sample_discard(d.hands[role], d.max_discard(role), d.min_discard(role), rng)
         if group is _G_LOOK:
-            return rng.choice(LOOK_CHOICES)
+            return LOOK_CHOICES[_below(rng.getrandbits, 2)]  # rng.choice(LOOK_CHOICES)
         if group is _G_OVER:
             raise IllegalAction("the deal is over")
         phase, hand, lead, most, least = self._args()

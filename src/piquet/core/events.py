@@ -24,46 +24,58 @@ shows both players) and ``to_json()``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from piquet.core.cards import SUIT_MASKS, Card, Mask, card_name, cards_of, format_cards
 
-ELDER, YOUNGER = 0, 1
-ROLES = ("elder", "younger")
+ELDER: Final = 0
+YOUNGER: Final = 1
+ROLES: Final = ("elder", "younger")
 
 # Categories of declaration, in the order of calling.
-POINT, SEQUENCES, SETS = 0, 1, 2
-CATEGORIES = ("point", "sequences", "sets")
+POINT: Final = 0
+SEQUENCES: Final = 1
+SETS: Final = 2
+CATEGORIES: Final = ("point", "sequences", "sets")
 
 #: Score headings, in the order of Law 67 (pique and repique are additions).
-SCORE_KINDS = ("carte_blanche", "point", "sequences", "sets", "play", "cards", "pique", "repique")
-(S_CARTE_BLANCHE, S_POINT, S_SEQUENCES, S_SETS, S_PLAY, S_CARDS, S_PIQUE, S_REPIQUE) = range(8)
+SCORE_KINDS: Final = ("carte_blanche", "point", "sequences", "sets", "play", "cards", "pique", "repique")
+S_CARTE_BLANCHE: Final = 0
+S_POINT: Final = 1
+S_SEQUENCES: Final = 2
+S_SETS: Final = 3
+S_PLAY: Final = 4
+S_CARDS: Final = 5
+S_PIQUE: Final = 6
+S_REPIQUE: Final = 7
 
 #: A reply's outcome for the elder's call (Laws 46-49), by index.
-GOOD, EQUAL, NOT_GOOD = 0, 1, 2
-REPLIES = ("Good", "Equal", "Not good")
+GOOD: Final = 0
+EQUAL: Final = 1
+NOT_GOOD: Final = 2
+REPLIES: Final = ("Good", "Equal", "Not good")
 
 # The kinds, by name (as records and the wire spell them).
-CARTE_BLANCHE = "carte_blanche"
-CARTE_BLANCHE_SHOWN = "carte_blanche_shown"
-EXCHANGE = "exchange"
-LOOK = "look"
-CALL_POINT = "call_point"
-ASK_VALUE = "ask_value"
-CALL_VALUE = "call_value"
-CALL_SEQUENCE = "call_sequence"
-CALL_SET = "call_set"
-REPLY = "reply"
-SHOW = "show"
-NAME_SET = "name_set"
-PLAY = "play"
-TRICK = "trick"
-SCORE = "score"
-GAME = "game"
+CARTE_BLANCHE: Final = "carte_blanche"
+CARTE_BLANCHE_SHOWN: Final = "carte_blanche_shown"
+EXCHANGE: Final = "exchange"
+LOOK: Final = "look"
+CALL_POINT: Final = "call_point"
+ASK_VALUE: Final = "ask_value"
+CALL_VALUE: Final = "call_value"
+CALL_SEQUENCE: Final = "call_sequence"
+CALL_SET: Final = "call_set"
+REPLY: Final = "reply"
+SHOW: Final = "show"
+NAME_SET: Final = "name_set"
+PLAY: Final = "play"
+TRICK: Final = "trick"
+SCORE: Final = "score"
+GAME: Final = "game"
 
 
-_MASK_FIELDS = frozenset({"cards"})
-_CARD_FIELDS = frozenset({"card", "lead", "follow"})
+_MASK_FIELDS: Final = frozenset({"cards"})
+_CARD_FIELDS: Final = frozenset({"card", "lead", "follow"})
 
 
 def _field_json(name: str, value: Any) -> Any:
@@ -393,13 +405,13 @@ class GameWon(_Event, _GameWon):
 
 Event = (CarteBlanche | CarteBlancheShown | Exchange | Look | CallPoint | AskValue | CallValue | CallSequence
          | CallSet | Reply | Show | NameSet | Play | Trick | Score | GameWon)
-EVENT_TYPES: tuple[type[Event], ...] = (
+EVENT_TYPES: Final[tuple[type[Event], ...]] = (
     CarteBlanche, CarteBlancheShown, Exchange, Look, CallPoint, AskValue, CallValue, CallSequence, CallSet, Reply,
     Show, NameSet, Play, Trick, Score, GameWon)
 #: The event types by their ``kind``.
-EVENT_KINDS: dict[str, type[Event]] = {t.kind: t for t in EVENT_TYPES}
+EVENT_KINDS: Final[dict[str, type[Event]]] = {t.kind: t for t in EVENT_TYPES}
 #: The calls of the elder that open a category, and the category each opens.
-CALLS: dict[type[Event], int] = {CallPoint: POINT, CallSequence: SEQUENCES, CallSet: SETS}
+CALLS: Final[dict[type[Event], int]] = {CallPoint: POINT, CallSequence: SEQUENCES, CallSet: SETS}
 
 
 def played(events: tuple[Event, ...] | list[Event], role: int | None = None) -> Mask:

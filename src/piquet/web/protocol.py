@@ -118,10 +118,9 @@ Decisions taken where the spec leaves things open
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
-from weakref import WeakKeyDictionary
+from typing import Any, TypeVar
 
 from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import FULL_PACK, Card, CardError, Mask, card_name, cards_of, parse_card
@@ -380,16 +379,35 @@ def _by_seat(values: tuple[Any, Any], seats: tuple[str, str]) -> dict[str, Any]:
     return {seats[ELDER]: values[ELDER], seats[YOUNGER]: values[YOUNGER]}
 
 
-#: The events of deals as JSON, made as they happen: (the deal, its events' JSON, the last event), by ``id(deal)``.
-_EVENTS: OrderedDict[int, tuple[Deal, list[dict[str, Any]], Event | None]] = OrderedDict()
-_EVENTS_KEPT = 4096
+_T = TypeVar("_T")
+#: How many deals an interface keeps what it made of them for (their events' JSON, each seat's lines).
+_DEALS_KEPT = 4096
+
+
+def _kept_for(cache: OrderedDict[int, tuple[Deal, _T]], deal: Deal, make: Callable[[], _T]) -> _T:
+    """What is kept in ``cache`` for ``deal``, made by ``make`` the first time: by ``id(deal)``, with the deal
+    held beside it so that its id is not reused while the entry lives; the least recently used is dropped
+    past ``_DEALS_KEPT`` deals."""
+    key = id(deal)
+    hit = cache.get(key)
+    if hit is not None and hit[0] is deal:
+        cache.move_to_end(key)
+        return hit[1]
+    value = make()
+    cache[key] = (deal, value)
+    if len(cache) > _DEALS_KEPT:
+        cache.popitem(last=False)
+    return value
+
+
+#: The events of deals as JSON, made as they happen: [its events' JSON, the last event], by deal.
+_EVENTS: OrderedDict[int, tuple[Deal, list[Any]]] = OrderedDict()
 
 
 #: For each deal, the narration of each seat's view so far: (events told, the narrator before its held
 #: showings are flushed, the lines told), so that a view after one more action tells only what is new.
 _Told = tuple[tuple[Event, ...], Narrator, list[Any]]
-_TOLD: WeakKeyDictionary[Deal, dict[tuple[str, tuple[str, ...], tuple[Mask, Mask]], _Told]]
-_TOLD = WeakKeyDictionary()
+_TOLD: OrderedDict[int, tuple[Deal, dict[tuple[str, tuple[str, ...], tuple[Mask, Mask]], _Told]]] = OrderedDict()
 
 
 def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str], seat: str,
@@ -403,7 +421,7 @@ def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str
     held = obs.dealt | obs.taken | obs.seen_left
     viewer = (held, FULL_PACK) if me == ELDER else (FULL_PACK, held)
     key = (seat, tuple(by_role), viewer)
-    told = _TOLD.setdefault(deal, {}) if deal is not None else {}
+    told = _kept_for(_TOLD, deal, dict) if deal is not None else {}
     before, narrator, lines = told.get(key, ((), Narrator(by_role, viewer), []))
     n = len(before)
     if n > len(obs.events) or any(a is not b for a, b in zip(before, obs.events, strict=False)):
@@ -416,15 +434,15 @@ def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str
 
 
 #: The last deal's summary with one seat's lines, made once a seat and shared by later views (read-only).
-_LAST_TOLD: WeakKeyDictionary[Deal, dict[tuple[str, tuple[tuple[str, str], ...]], dict[str, Any]]]
-_LAST_TOLD = WeakKeyDictionary()
+_LAST_TOLD: OrderedDict[int, tuple[Deal, dict[tuple[str, tuple[tuple[str, str], ...]], dict[str, Any]]]]
+_LAST_TOLD = OrderedDict()
 
 
 def last_deal_told(partie: Partie, index: int, seat: str, names: Mapping[str, str]) -> dict[str, Any]:
     """The finished deal ``index``'s summary (``deal_summary``) and its lines as ``seat`` was told them."""
     deal = partie.deals[index]
     key = (seat, tuple(sorted(names.items())))
-    told = _LAST_TOLD.setdefault(deal, {})
+    told = _kept_for(_LAST_TOLD, deal, dict)
     if key not in told:
         seats = (partie.seat(index, ELDER), partie.seat(index, YOUNGER))
         lines = seat_lines(observe(deal, partie.role(index, seat)), names, seats, seat)[0]
@@ -438,19 +456,14 @@ def events_json(deal: Deal) -> list[dict[str, Any]]:
     The event objects are shared between views: treat them as read-only.
     """
     events = deal.events
-    key = id(deal)
-    hit = _EVENTS.get(key)
-    done: list[dict[str, Any]] = []
-    if hit is not None and hit[0] is deal:
-        n = len(hit[1])
-        if n <= len(events) and (n == 0 or events[n - 1] is hit[2]):
-            done = hit[1]
-        _EVENTS.move_to_end(key)
+    kept = _kept_for(_EVENTS, deal, lambda: [[], None])
+    done: list[dict[str, Any]] = kept[0]
+    n = len(done)
+    if n > len(events) or (n and events[n - 1] is not kept[1]):
+        done = []  # an action was taken back: make them afresh
     if len(done) < len(events):
         done = done + [e.to_json() for e in events[len(done):]]
-    _EVENTS[key] = (deal, done, events[-1] if events else None)
-    if len(_EVENTS) > _EVENTS_KEPT:
-        _EVENTS.popitem(last=False)
+    kept[0], kept[1] = done, events[-1] if events else None
     return list(done)
 
 
