@@ -987,10 +987,13 @@ _SUIT_PLAYS: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
 class LegalActions:
     """A live view of the legal actions: iterate it, ask ``in``, take ``len``, or ``sample``."""
 
-    __slots__ = ("deal",)
+    __slots__ = ("deal", "_rng", "_random")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
+        # The generator last sampled with, and its bound ``random``: looked up once, not at every card.
+        self._rng: random.Random | None = None
+        self._random: Callable[[], float] = random.random
 
     def _args(self) -> tuple[Phase, Mask, int, int, int]:
         d = self.deal
@@ -1018,6 +1021,9 @@ class LegalActions:
         if d.phase is _PLAY_PHASE:
             # The hot path of the play: the plays of each suit's cards are tabled (see ``_SUIT_PLAYS``).  The
             # draw is ``floor(random() * n)``, as ``int()`` of a positive float: the same card for the same generator.
+            if rng is not self._rng:
+                self._rng, self._random = rng, rng.random
+            draw = self._random
             lead = d.lead
             if lead < 0:
                 hand = d.hands[d.leader]
@@ -1026,9 +1032,9 @@ class LegalActions:
                 suit = lead >> 3
                 plays: Sequence[Play] = _SUIT_PLAYS[suit][hand >> (8 * suit) & 0xFF]
                 if plays:  # he must follow suit (Law 59)
-                    return plays[int(rng.random() * len(plays))]
+                    return plays[int(draw() * len(plays))]
             # Any card: the k-th of the hand in display order, suit by suit, with no list made.
-            k = int(rng.random() * hand.bit_count())
+            k = int(draw() * hand.bit_count())
             for suit in range(4):
                 plays = _SUIT_PLAYS[suit][hand >> (8 * suit) & 0xFF]
                 if k < len(plays):
