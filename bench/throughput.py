@@ -12,6 +12,7 @@ tells what the engine's clarity costs.
 
     python bench/throughput.py [--seconds S]
     PIQUET_PURE=1 python bench/throughput.py   # the engine as Python source, not compiled
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null python bench/throughput.py --count engine --deals 300
 
 The engine runs as ``pip install`` built it: compiled by mypyc from its own source where a C compiler
 was found (``piquet.core.native``); the first line printed says which.  The baseline is plain Python.
@@ -115,7 +116,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="time for each measurement")
     ap.add_argument("--rounds", type=int, default=3, help="alternate rounds; the best of each is kept")
+    ap.add_argument("--count", choices=("engine", "bare"),
+                    help="play --deals seeded deals of one side and print nothing: for valgrind's instruction count")
+    ap.add_argument("--deals", type=int, default=300, help="how many deals --count plays")
     args = ap.parse_args()
+    if args.count:
+        play, rng = engine_deal if args.count == "engine" else bare_deal, random.Random(1)
+        for _ in range(args.deals):
+            play(rng)
+        return
     best_engine = best_bare = 0.0
     for r in range(args.rounds):
         best_bare = max(best_bare, rate(bare_deal, args.seconds, r))
