@@ -97,6 +97,19 @@ def test_an_edited_source_is_run_rather_than_its_old_build(tmp_path: Path) -> No
     assert native.why_source(core, pure=False) == "combinations.py has changed since it was compiled"
 
 
+def test_an_installed_copy_is_trusted(tmp_path: Path) -> None:
+    """In site-packages the sources are written with their builds, maybe a moment after: not an edit."""
+    core = tmp_path / "site-packages" / "piquet" / "core"
+    core.mkdir(parents=True)
+    (core.parent.parent / (native.GROUP_LIBRARY + native.EXTENSION_SUFFIXES[0])).touch()
+    now = time.time()
+    for name in native.COMPILED_MODULES:
+        (core / (name + native.EXTENSION_SUFFIXES[0])).touch()
+        os.utime(core / (name + native.EXTENSION_SUFFIXES[0]), (now - 1, now - 1))
+        (core / f"{name}.py").touch()
+    assert native.why_source(core, pure=False) is None
+
+
 @pytest.mark.parametrize("name", native.COMPILED_MODULES)
 def test_the_doctests_of_the_compiled_modules(name: str) -> None:
     """pytest's doctest collection leaves out the compiled modules (conftest.py): their doctests run here, from

@@ -47,11 +47,14 @@ def why_source(core: Path = _HERE, pure: bool = bool(os.environ.get("PIQUET_PURE
         return "PIQUET_PURE is set"
     if _built(core.parent.parent, GROUP_LIBRARY) is None:
         return "not compiled"
+    # A source can be edited after its build only in a working tree (``pip install -e .``): an installed copy
+    # is written all at once, its sources maybe a moment after their builds.
+    installed = any(part in ("site-packages", "dist-packages") for part in core.parts)
     for name in COMPILED_MODULES:
         built = _built(core, name)
         if built is None:
             return "not compiled"
-        if (core / f"{name}.py").stat().st_mtime > built.stat().st_mtime:
+        if not installed and (core / f"{name}.py").stat().st_mtime > built.stat().st_mtime:
             return f"{name}.py has changed since it was compiled"
     return None
 
