@@ -332,6 +332,8 @@ def test_the_pair_chooses_how_to_deal_and_the_choice_is_kept() -> None:
     with pytest.raises(IllegalAction, match="not by 4"):
         match.deal_by(p.playing, 4)
     assert match.to_json() == pending
+    with pytest.raises(ChouetteError, match="a first dealer with no record is the pair"):
+        ChouetteMatch.from_json(_tampered(pending, lambda d: d["parties"][0].update(first_dealer=SINGLE_SEAT)))
     again = ChouetteMatch.from_json(pending)  # resumed: the pair is still to say how
     assert again.to_json() == pending and again.to_act() == p.playing
     for m in (match, again):

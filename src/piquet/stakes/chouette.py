@@ -260,9 +260,9 @@ class ChouetteMatch:
         return self.deal_by(name, by)
 
     def deal_by(self, name: str, by: int) -> Partie:
-        """The first dealer, whom the single player let deal, deals by two or by three cards at a time, for the
-        partie (Law 9); the first deal is dealt.  The one who plays for the pair says how (his adviser has
-        nothing to suggest here).  ``ChouetteError`` or ``IllegalAction`` as ``choose_deal``."""
+        """The first dealer deals by two or by three cards at a time, for the partie (Law 9); the first deal is
+        dealt.  The pair, when the single player lets it deal: the one who plays for it says how (his adviser
+        has nothing to suggest here).  ``ChouetteError`` or ``IllegalAction`` as ``choose_deal``."""
         state = self.game.state
         if state is None or state.stage is not Stage.DEAL_BY:
             raise ChouetteError("the partie has begun: the dealer chose how he deals (Law 9)"
@@ -429,12 +429,12 @@ def _game_from_json(g: dict[str, Any], n: int, places: Places, match: ChouetteMa
         if partie.first_dealer != g.get("first_dealer", partie.first_dealer):
             raise ChouetteError(f"partie {n}: the first dealer does not match its record")
         game.state = PartieState.resume(partie, ChouetteChance(match.seed, n - 1))
-    elif "first_dealer" in g:  # the single player chose; the dealer has yet to say how he deals
-        if g["first_dealer"] not in (SINGLE_SEAT, PAIR_SEAT):
-            raise ChouetteError(f"partie {n}: the first dealer is {SINGLE_SEAT} or {PAIR_SEAT}, not "
-                                f"{g['first_dealer']!r}")
+    elif "first_dealer" in g:  # the single player let the pair deal; it has yet to say how (Law 9)
+        if g["first_dealer"] != PAIR_SEAT:
+            raise ChouetteError(f"partie {n}: a first dealer with no record is the pair ({PAIR_SEAT}), whom the "
+                                f"single player let deal, not {g['first_dealer']!r}")
         assert game.state is not None
-        game.state.apply(ChooseDeal(g["first_dealer"] == SINGLE_SEAT))
+        game.state.apply(ChooseDeal(False))
     for s in g.get("suggestions", []):
         game.suggestions.append(Suggestion(str(s["by"]), int(s["deal"]), int(s["step"]),
                                            parse_action(str(s["action"]))))
