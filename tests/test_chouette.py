@@ -20,14 +20,16 @@ from piquet.cli.stakes import run_settle_command
 from piquet.cli.terminal import TerminalTable
 from piquet.core.actions import Action, Discard, Play
 from piquet.core.cards import card_name, rank_of
-from piquet.core.deal import Deal, IllegalAction
+from piquet.core.deal import Deal, IllegalAction, deal_from_pack
 from piquet.core.observation import Observation
 from piquet.core.partie import Partie
 from piquet.players.base import RandomPlayer, SimplePlayer
+from piquet.stakes import chouette as chouette_module
 from piquet.stakes.chouette import (
     PAIR_SEAT,
     SINGLE_SEAT,
     ChouetteError,
+    ChouetteGame,
     ChouetteListener,
     ChouetteMatch,
     ChouetteRunner,
@@ -143,6 +145,7 @@ def test_the_single_player_sees_his_hand_and_the_pair_theirs() -> None:
     match = played(7, 1, level=lambda s: SimplePlayer())
     match.next_partie()
     match.choose_deal(match.places.single, False)
+    match.deal_by(match.places.playing, 2)  # the pair deals: the one who plays for it says how (Law 9)
     p = match.places
     steps = 0
     while match.to_act() is not None and steps < 60:
@@ -228,6 +231,118 @@ def test_out_of_turn_actions_are_refused_and_change_nothing() -> None:
     with pytest.raises(IllegalAction):
         match.apply(p.playing, Discard(0))  # the elder discards at least one (Law 21)
     assert match.to_json() == before
+
+
+# ---------------------------------------------------------------- dealing by twos or by threes (Law 9)
+
+
+class Dealer(SimplePlayer):
+    """The simple player, who deals (or not) and deals by so many cards at a time, as he is told."""
+
+    def __init__(self, deals: bool = True, by: int = 3) -> None:
+        self.deals, self.by = deals, by
+
+    def choose_deal(self, won_cut: bool) -> bool:
+        return self.deals
+
+    def deal_by(self) -> int:
+        return self.by
+
+
+def assert_dealt_by(game: ChouetteGame, seed: int, number: int, by: int) -> None:
+    """Every deal of partie ``number`` (from 0) holds the seed's pack dealt by ``by`` (Law 9)."""
+    partie = game.partie
+    assert partie is not None and partie.deal_by == by and partie.deals
+    for i, deal in enumerate(partie.deals):
+        order = list(range(32))
+        chouette_module.deal_rng(seed, number, i).shuffle(order)
+        assert (deal.dealt[0], deal.dealt[1], deal.stock) == deal_from_pack(order, by)
+
+
+@pytest.mark.parametrize("single_deals", [True, False])
+def test_a_chouette_dealt_by_threes_end_to_end(single_deals: bool) -> None:
+    """After the single player's choice of deal, the first dealer chooses twos or threes (Law 9): the single
+    player when he deals, else the one who plays for the pair (not his adviser, who is not asked)."""
+    seed = 6
+    match = ChouetteMatch(NAMES, seed=seed)
+    p = match.places
+    asked: list[str] = []
+
+    class Asked(Dealer):
+        def __init__(self, name: str, deals: bool, by: int) -> None:
+            super().__init__(deals, by)
+            self.name = name
+
+        def deal_by(self) -> int:
+            asked.append(self.name)
+            return super().deal_by()
+
+    players = {p.single: Asked(p.single, single_deals, 3 if single_deals else 2),
+               p.playing: Asked(p.playing, True, 2 if single_deals else 3), p.advising: Asked(p.advising, True, 2)}
+    ChouetteRunner(match, players).play_partie()
+    assert asked == [p.single if single_deals else p.playing]
+    game = match.games[0]
+    assert game.partie is not None and game.partie.is_finished
+    assert game.partie.first_dealer == (SINGLE_SEAT if single_deals else PAIR_SEAT)
+    assert_dealt_by(game, seed, 0, 3)
+    # The record says how the partie is dealt, and reads back the same.
+    text = match.to_json()
+    doc = json.loads(text)
+    assert doc["parties"][0]["record"]["deal_by"] == 3
+    again = ChouetteMatch.from_json(text)
+    assert again.to_json() == text and again.games[0].partie is not None
+    assert again.games[0].partie.deal_by == 3 and again.card() == match.card()
+    # A record that says twos of a partie dealt by threes is refused: not the cards the seed deals.
+    with pytest.raises(ChouetteError, match="not those the seed 6 deals"):
+        ChouetteMatch.from_json(_tampered(text, lambda d: d["parties"][0]["record"].pop("deal_by")))
+    # The next partie: asked again, by twos this time; by twos writes no "deal_by", as records always were.
+    for player in players.values():
+        player.by = 2
+    ChouetteRunner(match, players).play_partie()
+    assert_dealt_by(match.games[1], seed, 1, 2)
+    assert "deal_by" not in json.loads(match.to_json())["parties"][1]["record"]
+
+
+def test_the_pair_chooses_how_to_deal_and_the_choice_is_kept() -> None:
+    """The single player lets the pair deal: the one who plays for it, and he only, says how (Law 9); until he
+    does, the document keeps the single player's choice; refusals change nothing."""
+    match = ChouetteMatch(NAMES, seed=9)
+    p = match.places
+    before = match.to_json()
+    with pytest.raises(ChouetteError, match="letting the other deal, you do not say how"):
+        match.choose_deal(p.single, False, 3)
+    with pytest.raises(IllegalAction, match="not by 4"):
+        match.choose_deal(p.single, True, 4)
+    with pytest.raises(ChouetteError, match="has first to choose whether to deal"):
+        match.deal_by(p.single, 3)
+    assert match.to_json() == before and match.to_act() == p.single
+    assert match.choose_deal(p.single, False) is None
+    assert match.game.partie is None and match.game.dealer == PAIR_SEAT and match.to_act() == p.playing
+    assert match.observation(p.playing) is None and not match.pair_to_move()  # nothing to advise on
+    pending = match.to_json()
+    assert json.loads(pending)["parties"][0] == {"single": p.single, "playing": p.playing, "advising": p.advising,
+                                                  "first_dealer": PAIR_SEAT, "suggestions": []}
+    for who in (p.single, p.advising):
+        with pytest.raises(ChouetteError, match=f"{p.playing}, who deals first, chooses how he deals"):
+            match.deal_by(who, 3)
+    with pytest.raises(ChouetteError, match="the dealer is choosing how he deals"):
+        match.choose_deal(p.single, True)
+    with pytest.raises(ChouetteError, match=f"{p.playing} has first to choose how he deals"):
+        match.apply(p.playing, Discard(1))
+    with pytest.raises(IllegalAction, match="not by 4"):
+        match.deal_by(p.playing, 4)
+    assert match.to_json() == pending
+    with pytest.raises(ChouetteError, match="a first dealer with no record is the pair"):
+        ChouetteMatch.from_json(_tampered(pending, lambda d: d["parties"][0].update(first_dealer=SINGLE_SEAT)))
+    again = ChouetteMatch.from_json(pending)  # resumed: the pair is still to say how
+    assert again.to_json() == pending and again.to_act() == p.playing
+    for m in (match, again):
+        partie = m.deal_by(p.playing, 3)
+        assert partie.first_dealer == PAIR_SEAT and partie.deal_by == 3
+        assert_dealt_by(m.games[0], 9, 0, 3)
+    assert again.to_json() == match.to_json()
+    with pytest.raises(ChouetteError, match="the partie has begun"):
+        match.deal_by(p.playing, 2)
 
 
 # ---------------------------------------------------------------- the record
@@ -533,6 +648,40 @@ def test_the_person_alone_sees_nothing_of_the_consultation(monkeypatch: pytest.M
     assert re.search(rf"(Ann|{p.playing}) wins the partie: \d+ [-+] \d+ \+ 100 = \d+ points|The partie is drawn",
                      out)
     assert "On the chouette card:" in out and "The chouette ends after one partie." in out
+
+
+def test_the_person_alone_deals_by_threes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """At the terminal the single player, electing to deal, is asked how, as in ``piquet play`` (Law 9)."""
+    seed = _seed_where("single")
+    path = tmp_path / "chouette.json"
+    code, out, typist = chouette(monkeypatch, "--seed", str(seed), "--parties", "1", "--record", str(path),
+                                 extra={2: ["3"]})
+    assert code == 0 and typist.answers[:2] == ["", "3"]
+    flat = " ".join(out.split())
+    assert "You have the choice (p. 106). Deal first?" in flat
+    assert "Deal by two or by three cards at a time, for the whole partie (Law 9)?" in flat
+    assert "Ann elects to deal, having the choice (p. 106): Ann deals first, by threes for the partie (Law 9)." in flat
+    match = ChouetteMatch.from_json(path.read_text())
+    assert json.loads(path.read_text())["parties"][0]["record"]["deal_by"] == 3
+    assert_dealt_by(match.games[0], seed, 0, 3)
+
+
+def test_the_person_playing_for_the_pair_says_how_the_pair_deals(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    """The single player (a computer) lets the pair deal: the person who plays for it is asked how (Law 9)."""
+    seed = _seed_where("playing")
+    monkeypatch.setattr(SimplePlayer, "choose_deal", lambda self, won_cut: False)
+    path = tmp_path / "chouette.json"
+    code, out, typist = chouette(monkeypatch, "--seed", str(seed), "--parties", "1", "--record", str(path),
+                                 extra={1: ["3"]})
+    assert code == 0 and typist.answers[0] == "3"
+    match = ChouetteMatch.from_json(path.read_text())
+    p = match.games[0].places
+    flat = " ".join(out.split())
+    assert f"{p.single} elects to be elder hand (p. 106): you deal, for {p.advising} and yourself." in flat
+    assert f"{p.single} elects to be elder hand, having the choice (p. 106): Ann deals first, by threes" in flat
+    assert_dealt_by(match.games[0], seed, 0, 3)
+    assert match.games[0].partie is not None and match.games[0].partie.first_dealer == PAIR_SEAT
 
 
 @pytest.mark.slow

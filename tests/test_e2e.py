@@ -1165,6 +1165,52 @@ def test_a_chouette_partie_by_three_browsers(run: Run) -> None:
         run.assert_no_page_errors()
 
 
+def test_the_pair_deals_by_threes_at_chouette(run: Run) -> None:
+    """Law 9 at chouette, in the page: the single player lets the pair deal (`deal-no`); the one who plays for
+    it is offered twos or threes (`deal-by-2`, `deal-by-3`), the single player and the adviser nothing, no page
+    holding a card; he deals by threes: the hands are the seed's pack dealt by threes."""
+    from piquet.core.cards import card_name, cards_of
+    from piquet.core.deal import deal_from_pack
+    from piquet.stakes.chouette import ChouetteMatch, deal_rng
+
+    server = run.server
+    names = ("Ann", "Bob", "Cy")
+    seed = next(s for s in range(100) if ChouetteMatch(names, s).cut_places.single == "Ann")
+    places = ChouetteMatch(names, seed).cut_places
+    made = server.post_json("/api/chouettes", {"players": [{"name": n} for n in names], "seed": seed})
+    links = {seat["name"]: seat["url"] for seat in made["seats"]}
+    players = {n: run.player(n.lower()) for n in names}
+    with run.guard():
+        for n, p in players.items():
+            p.page.goto(server.base + links[n])
+        for p in players.values():
+            p.wait_ready()
+        single, player, adviser = (players[getattr(places, k)] for k in ("single", "playing", "advising"))
+        choices = {"yes", "yes-3", "no", "by-2", "by-3"}
+        single.wait_turn()
+        assert single.testids("deal-") & choices == {"yes", "yes-3", "no"}, single.testids("deal-")
+        version = single.state()["version"]
+        single.page.get_by_test_id("deal-no").click()
+        single.wait_moved(version, "letting the pair deal")
+        player.wait(f"() => {TABLE_JS}.dataset.myTurn === 'true'", "the pair's player to choose how he deals")
+        assert player.testids("deal-") & choices == {"by-2", "by-3"}, player.testids("deal-")
+        assert "Law 9" in player.text("prompt")
+        for other in (single, adviser):
+            other.wait(f"(v) => {TABLE_JS}.dataset.version !== v", "the choice seen", arg=version)
+            assert not other.testids("deal-") & choices, other.testids("deal-")
+        assert single.hand() == player.hand() == adviser.hand() == []
+        player.page.get_by_test_id("deal-by-3").click()
+        for p in players.values():
+            p.wait(f"() => {TABLE_JS}.dataset.phase === 'elder_discard'", "the first deal")
+        order = list(range(32))
+        deal_rng(seed, 0, 0).shuffle(order)
+        elder, younger, _ = deal_from_pack(order, 3)  # the single player is elder: the pair deals
+        assert set(single.hand()) == {card_name(c) for c in cards_of(elder)} != {
+            card_name(c) for c in cards_of(deal_from_pack(order, 2)[0])}
+        assert set(player.hand()) == set(adviser.hand()) == {card_name(c) for c in cards_of(younger)}
+        run.assert_no_page_errors()
+
+
 def check_reload_chouette(p: Player) -> None:
     """Reload a chouette's page mid-deal: the same version, place and hand come back."""
     before, hand = p.state(), sorted(p.hand())

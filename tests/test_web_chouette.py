@@ -25,9 +25,11 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from piquet.core.cards import card_name, card_words, cards_of
+from piquet.core.deal import deal_from_pack
 from piquet.core.partie import Partie
 from piquet.core.rules import FOUR_DEAL, RUBICON, Rules
 from piquet.stakes.chouette import PAIR_SEAT, SINGLE_SEAT, ChouetteMatch, Places
+from piquet.stakes.chouette import deal_rng as chouette_deal_rng
 from piquet.talk.words import action_words
 from piquet.web.app import create_app
 from piquet.web.chouette import ChouetteMessage, ChouetteTable, decode_chouette_message
@@ -61,8 +63,10 @@ def allowed_by_version(document: str) -> list[dict[str, tuple[set[str], set[str]
     """For each version of a chouette (from its document), what each player may see then: the seat whose
     cards he sees (the single player A's, the other two B's) in the deal in play and the one before.
 
-    The versions, in order: the single player's choice of deal, each action, each suggestion (before the
-    action of its step), each next partie begun, and the players' rising.  Nothing is seen before a deal."""
+    The versions, in order: the single player's choice of deal (dealing, by twos or threes: the first deal
+    is dealt), the pair's choice of dealing by twos or threes when he lets it deal (Law 9), each action, each
+    suggestion (before the action of its step), each next partie begun, and the players' rising.  Nothing is
+    seen before a deal."""
     final = ChouetteMatch.from_json(document)
     out: list[dict[str, tuple[set[str], set[str]]]] = []
     nothing = {n: (set[str](), set[str]()) for n in final.players}
@@ -73,12 +77,14 @@ def allowed_by_version(document: str) -> list[dict[str, tuple[set[str], set[str]
 
     for g in final.games:
         out.append(nothing)  # the chouette made, or the next partie begun: nothing dealt
+        if g.dealer == PAIR_SEAT:
+            out.append(nothing)  # the single player lets the pair deal: nothing dealt until it says how
         if g.partie is None:
             continue
         done = g.partie
         p = Partie(done.rules, done.first_dealer, done.deal_by)
         p.deal_cards(done.deals[0].dealt[0], done.deals[0].dealt[1], done.deals[0].stock)
-        snapshot(g.places, p)  # the choice of deal
+        snapshot(g.places, p)  # the first deal dealt
         for i, d in enumerate(done.deals):
             for j, action in enumerate(d.history):
                 for _ in (s for s in g.suggestions if (s.deal, s.step) == (i, j)):
@@ -260,7 +266,7 @@ def play_persons(client: TestClient, seed: int, parties: int,
             assert mine["version"] == state["version"] and mine["view"]["my_turn"], (actor, mine["view"]["phase"])
             suggestion = None
             adviser = seats.last[places.advising]
-            if actor == places.playing and not is_forced(mine["view"]):
+            if actor == places.playing and not is_forced(mine["view"]) and mine["view"]["phase"] != "cut":
                 assert adviser["view"]["chouette"]["can_suggest"], "the adviser may suggest at each choice"
             if actor == places.playing and adviser["view"]["chouette"]["can_suggest"] and rng.random() < 0.6:
                 opts = adviser["view"]["chouette"]["suggest_options"]
@@ -465,7 +471,11 @@ def test_the_rotation_after_a_win_and_after_a_loss() -> None:
             t.act(other, ChouetteMessage("action", t.version, decode_action({"kind": "deal", "deal": True})))
         assert err.value.code == "turn" and "(p. 106)" in err.value.message
         t.act(expected.single, ChouetteMessage("action", t.version, decode_action({"kind": "deal", "deal": False})))
-        assert t.match.game.partie is not None and t.match.game.partie.dealer(0) == PAIR_SEAT
+        assert t.match.game.partie is None and t.match.to_act() == expected.playing
+        by = rng.choice((2, 3))  # the pair deals: the one who plays for it says how (Law 9)
+        t.act(expected.playing, ChouetteMessage("action", t.version, decode_action({"kind": "deal_by", "by": by})))
+        partie = t.match.game.partie
+        assert partie is not None and partie.dealer(0) == PAIR_SEAT and partie.deal_by == by
         if seen[True] >= 2 and seen[False] >= 2:
             break
     assert seen[True] >= 2 and seen[False] >= 2, seen
@@ -480,15 +490,98 @@ def test_the_cut_of_three() -> None:
         order = sorted(NAMES, key=lambda n: rank_of(t.match.cut[n]), reverse=True)
         assert t.match.places == Places(order[0], order[1], order[2])
         v = t.view(order[0])
-        assert v["phase"] == "cut" and v["my_turn"] and v["options"] == [
-            {"kind": "deal", "deal": True, "label": "Deal"},
+        assert v["phase"] == "cut" and v["my_turn"] and v["choice"] == "deal" and v["options"] == [
+            {"kind": "deal", "deal": True, "by": 2, "label": "Deal by twos"},
+            {"kind": "deal", "deal": True, "by": 3, "label": "Deal by threes"},
             {"kind": "deal", "deal": False, "label": f"Let {order[1]} deal"}]
-        assert v["prompt"] == "You play alone and have the choice of deal throughout (p. 106). Deal first?"
+        assert v["prompt"] == ("You play alone and have the choice of deal throughout (p. 106). Deal first, by two "
+                               "or by three cards at a time (Law 9)?")
         assert v["hand"] == [] and v["cut"] is None and v["partie"]["rules"] == "four-deal"
         for n in order[1:]:
             assert not t.view(n)["my_turn"] and t.view(n)["options"] == []
         assert v["chouette"]["cut_words"].startswith("The cut: ") and f"{order[0]} cut the highest" in \
             v["chouette"]["cut_words"]
+
+
+def test_the_dealer_chooses_twos_or_threes_over_the_websocket(client: TestClient) -> None:
+    """The single player deals by threes in one choice, as the winner of the cut at the table of two; in the
+    next partie he lets the pair deal, and the one who plays for it, he only, is offered twos or threes (Law
+    9): the others' refusals change nothing; every message is checked for hidden cards."""
+    from contextlib import ExitStack
+
+    seed = next(s for s in range(100) if ChouetteMatch(NAMES, s).cut_places.single == "Ann")
+    t = new_chouette(client, person_players(), seed=seed, rules="four-deal")
+    with ExitStack() as stack:
+        seats = open_seats(client, t, stack)
+        v0 = seats.last["Ann"]["version"]
+        assert [o.get("by") for o in seats.last["Ann"]["view"]["options"]] == [2, 3, None]
+        seats.send("Ann", {"type": "action", "version": v0, "action": {"kind": "deal", "deal": True, "by": 3}})
+        seats.sync(v0 + 1)
+        match = ChouetteMatch.from_json(stored(client, t["table"])[1])
+        game = match.games[0]
+        assert game.partie is not None and game.partie.first_dealer == SINGLE_SEAT and game.partie.deal_by == 3
+        for i, deal in enumerate(game.partie.deals):
+            order = list(range(32))
+            chouette_deal_rng(seed, 0, i).shuffle(order)
+            assert (deal.dealt[0], deal.dealt[1], deal.stock) == deal_from_pack(order, 3)
+        # Play the partie out at random; then the next partie, in which Ann (if she plays alone again)
+        # lets the pair deal.
+        rng = random.Random(seed)
+        while not seats.any()["view"]["chouette"]["partie_over"]:
+            state = seats.any()
+            actor = state["view"]["chouette"]["to_act"]
+            seats.send(actor, {"type": "action", "version": seats.last[actor]["version"],
+                               "action": random_action(seats.last[actor]["view"], rng)})
+            seats.sync(state["version"] + 1)
+        state = seats.any()
+        seats.send("Ann", {"type": "next_partie", "version": state["version"]})
+        seats.sync(state["version"] + 1)
+        c = seats.any()["view"]["chouette"]
+        places = Places(**{k: c["places"][k] for k in ("single", "playing", "advising")})
+        version = seats.any()["version"]
+        seats.send(places.single, {"type": "action", "version": version, "action": {"kind": "deal", "deal": False}})
+        seats.sync(version + 1)
+        version += 1
+        for n in NAMES:
+            v = seats.last[n]["view"]
+            assert v["phase"] == "cut" and v["choice"] == "deal_by" and v["partie"]["dealer"] == PAIR_SEAT
+            if n == places.playing:
+                assert v["my_turn"] and v["options"] == [{"kind": "deal_by", "by": 2, "label": "By twos"},
+                                                         {"kind": "deal_by", "by": 3, "label": "By threes"}]
+                assert v["prompt"].startswith(f"{places.single} lets you deal: deal by two or by three cards")
+            else:
+                assert not v["my_turn"] and v["options"] == [] and v["hand"] == []
+                assert not v["chouette"]["can_suggest"] and v["chouette"]["suggest_options"] == []
+                assert v["prompt"] == (f"{places.playing} deals, and is choosing whether to deal by twos or by "
+                                       "threes (Law 9).")
+        before = stored(client, t["table"])
+        for name, code, action in [
+            (places.advising, "turn", {"kind": "deal_by", "by": 3}),  # the adviser may not choose
+            (places.single, "turn", {"kind": "deal_by", "by": 3}),
+            (places.advising, "turn", {"kind": "deal_by", "by": 3, "type": "suggest"}),
+            (places.playing, "illegal", {"kind": "deal", "deal": True}),
+            (places.playing, "illegal", {"kind": "deal_by", "by": 4}),
+            (places.playing, "illegal", {"kind": "discard", "cards": ["AS"]}),
+        ]:
+            kind = action.pop("type", "action")
+            seats.send(name, {"type": kind, "version": version, "action": action})
+            expect_error(seats, name, code)
+            assert stored(client, t["table"]) == before, (name, action)
+        for n in NAMES:  # nothing was sent to anyone else
+            seats.send(n, {"type": "ping"})
+            assert seats.read(n) == {"type": "pong"}
+        seats.send(places.playing, {"type": "action", "version": version, "action": {"kind": "deal_by", "by": 3}})
+        seats.sync(version + 1)
+        version_now, document, _ = stored(client, t["table"])
+        assert version_now == version + 1
+        match = ChouetteMatch.from_json(document)
+        partie = match.games[1].partie
+        assert partie is not None and partie.first_dealer == PAIR_SEAT and partie.deal_by == 3
+        order = list(range(32))
+        chouette_deal_rng(seed, 1, 0).shuffle(order)
+        assert (partie.deals[0].dealt[0], partie.deals[0].dealt[1], partie.deals[0].stock) == \
+            deal_from_pack(order, 3)
+        assert check_logs(seats.logs, document) > 0
 
 
 # ---------------------------------------------------------------- hidden cards, many random chouettes

@@ -51,7 +51,7 @@ from piquet.stakes.chouette import (
     Suggestion,
 )
 from piquet.stakes.settlement import ChouettePartie, Custom, Stake, chouette_card_text
-from piquet.talk.words import number_words
+from piquet.talk.words import deal_by_label, number_words
 
 PROG = "piquet chouette"
 DEFAULT_OTHERS = ("Bob", "Cy")
@@ -121,7 +121,7 @@ class _Follow(Exception):
 class ChouetteTable(TerminalTable):
     """The person's side of a chouette: the terminal table, seated at his place in each partie.
 
-    A ``Player`` for the runner (``choose``, ``choose_deal``), an ``Adviser`` (``advise``) and ``Advised``
+    A ``Player`` for the runner (``choose``, ``choose_deal``, ``deal_by``), an ``Adviser`` (``advise``) and ``Advised``
     (``advised``); what it shows is always the observation of the person's seat: the single player's,
     or the pair's when he plays for it or advises."""
 
@@ -224,6 +224,15 @@ class ChouetteTable(TerminalTable):
         finally:
             self.advising = None
 
+    def deal_by(self) -> int:
+        """Asked of the first dealer: the person alone who elected to deal, or playing for the pair when the
+        single player let them deal (his adviser has nothing to suggest here)."""
+        single = self.match.places.single
+        if single != self.person:
+            self.say(escape(f"{single} elects to be elder hand (p. 106): you deal, for {self.match.places.advising} "
+                            "and yourself."))
+        return super().deal_by()
+
     def another(self) -> bool:
         """Between parties, when no number was set: play another?"""
         answer = self.ask("Another partie? \\[Y/n]", help_lines=(
@@ -252,7 +261,8 @@ class ChouetteTeller(ChouetteListener):
         else:
             choice = " to deal" if p.first_dealer == SINGLE_SEAT else " to be elder hand"
             t.say(escape(f"{conjugate(match.places.single, 'elects')}{choice}, having the choice (p. 106): "
-                         f"{conjugate(t.name(p.first_dealer), 'deals', False)} first, by twos for the partie."))
+                         f"{conjugate(t.name(p.first_dealer), 'deals', False)} first, "
+                         f"{deal_by_label(p.deal_by).lower()} for the partie (Law 9)."))
         self.begun = self.finished = over
         self._catch_up(p)
 

@@ -10,11 +10,13 @@ chouette card (p. 102, ``stakes.ChouetteSession``).
 
 Each partie is an ordinary two-handed partie, driven by the partie's state machine
 (``piquet.core.state.PartieState``) from the choice of deal on: the single player, who "has choice
-of deal and cards throughout", chooses whether to deal; the deal is by twos (our choice, as it
-always was here); chance deals each hand from the seed.  The single player sits at seat ``A``, the
-other two at seat ``B``, where the one who plays acts and the one who advises may suggest.  Both
-of them see the observation of seat ``B`` (the hand they consult on), never the single player's
-cards; a suggestion is shown to the pair only, for it names their cards.
+of deal and cards throughout", chooses whether to deal; whoever deals first chooses to deal by twos or
+by threes for the partie (Law 9; the state's ``DealBy``): the single player, dealing, in the same
+choice (as the winner of the cut at the web table of two), or the one who plays for the pair, when
+he is let deal (his adviser has nothing to suggest here).  Chance deals each hand from the seed.  The
+single player sits at seat ``A``, the other two at seat ``B``, where the one who plays acts and the
+one who advises may suggest.  Both of them see the observation of seat ``B`` (the hand they consult
+on), never the single player's cards; a suggestion is shown to the pair only, for it names their cards.
 
 ``ChouetteMatch`` is the state: whose turn, the suggestion standing, what each
 may see, the card; it is what a server drives.  ``ChouetteRunner`` plays it
@@ -35,6 +37,7 @@ between players (computer levels, or a person at a terminal):
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -56,8 +59,6 @@ from piquet.stakes.settlement import ChouettePartie, ChouetteSession, chouette_s
 FORMAT = "piquet-chouette/1"
 #: The single player sits at seat A of each partie, the two in consultation at seat B.
 SINGLE_SEAT, PAIR_SEAT = "A", "B"
-#: At chouette the deal is by twos (our choice: the single player's choice of cards, p. 106, is not asked).
-CHOUETTE_DEAL_BY = 2
 
 
 class ChouetteError(ValueError):
@@ -135,8 +136,13 @@ class ChouetteGame:
 
     @property
     def partie(self) -> Partie | None:
-        """The partie, once the single player has chosen whether to deal (None before)."""
+        """The partie, once the single player has chosen whether to deal and the dealer how (None before)."""
         return None if self.state is None else self.state.partie
+
+    @property
+    def dealer(self) -> str | None:
+        """The seat of the first dealer, once the single player has chosen (``SINGLE_SEAT`` or ``PAIR_SEAT``)."""
+        return None if self.state is None else self.state.dealer
 
     def result(self) -> ChouettePartie | None:
         """The partie's line on the chouette card (p. 102), once it is finished."""
@@ -188,16 +194,21 @@ class ChouetteMatch:
         """The seat of the partie in play whose observation ``name`` sees."""
         return SINGLE_SEAT if self.places.role(name) == "single" else PAIR_SEAT
 
+    def name_of(self, seat: str) -> str:
+        """Who acts for ``seat`` in the partie in play: the single player, or the one who plays for the pair."""
+        return self.places.single if seat == SINGLE_SEAT else self.places.playing
+
     def to_act(self) -> str | None:
-        """Who must act now: the single player choosing the deal, or the one who plays for his side."""
+        """Who must act now: the single player choosing the deal, the first dealer choosing how he deals, or
+        the one who plays for his side."""
         p = self.game.partie
         if p is None:
-            return self.places.single
+            dealer = self.game.dealer
+            return self.places.single if dealer is None else self.name_of(dealer)
         deal = p.current
         if deal is None or deal.to_move is None:
             return None
-        seat = p.seat(len(p.deals) - 1, deal.to_move)
-        return self.places.single if seat == SINGLE_SEAT else self.places.playing
+        return self.name_of(p.seat(len(p.deals) - 1, deal.to_move))
 
     def pair_to_move(self) -> bool:
         """The pair is to act: the adviser may suggest."""
@@ -225,16 +236,43 @@ class ChouetteMatch:
 
     # ------------------------------------------------------------ acting
 
-    def choose_deal(self, name: str, deals: bool) -> Partie:
-        """The single player's choice of deal (p. 106: he has it throughout); the partie begins, by twos."""
+    def choose_deal(self, name: str, deals: bool, by: int | None = None) -> Partie | None:
+        """The single player's choice of deal (p. 106: he has it throughout), as the winner of the cut's at the
+        table of two: dealing, he says how, by two or by three cards at a time (``by``; by twos when he does
+        not say, Law 9), and the partie is dealt; letting the pair deal, the one who plays for it is to say how
+        (``deal_by``).  The partie, once dealt (None while the pair chooses how).  ``ChouetteError`` if it is
+        not his to choose, ``IllegalAction`` for a mode the laws do not know; either way nothing changes."""
         state = self.game.state
         if self.game.partie is not None or state is None or state.stage is not Stage.CHOICE:
-            raise ChouetteError("the deal is chosen: the partie has begun")
+            raise ChouetteError("the deal is chosen: the partie has begun" if self.game.partie is not None
+                                else "the deal is chosen: the dealer is choosing how he deals (Law 9)")
         if name != self.places.single:
             raise ChouetteError(f"{self.places.single}, who plays alone, chooses whether to deal (p. 106)")
-        state.apply(ChooseDeal(deals))
-        if state.partie is None:  # the dealer's choice of mode (Law 9): by twos at chouette
-            state.apply(DealBy(CHOUETTE_DEAL_BY))
+        if not deals:
+            if by is not None:
+                raise ChouetteError("the one who deals chooses how he deals (Law 9): letting the other deal, "
+                                    "you do not say how")
+            state.apply(ChooseDeal(False))
+            return None
+        by = 2 if by is None else by
+        _verify(state, [ChooseDeal(True), DealBy(by)])
+        state.apply(ChooseDeal(True))
+        return self.deal_by(name, by)
+
+    def deal_by(self, name: str, by: int) -> Partie:
+        """The first dealer deals by two or by three cards at a time, for the partie (Law 9); the first deal is
+        dealt.  The pair, when the single player lets it deal: the one who plays for it says how (his adviser
+        has nothing to suggest here).  ``ChouetteError`` or ``IllegalAction`` as ``choose_deal``."""
+        state = self.game.state
+        if state is None or state.stage is not Stage.DEAL_BY:
+            raise ChouetteError("the partie has begun: the dealer chose how he deals (Law 9)"
+                                if self.game.partie is not None else
+                                f"{self.places.single}, who plays alone, has first to choose whether to deal "
+                                "(p. 106)")
+        dealer = self.to_act()
+        if name != dealer:
+            raise ChouetteError(f"{dealer}, who deals first, chooses how he deals (Law 9), not {name}")
+        state.apply(DealBy(by))  # PartieError, nothing changed, for a mode the laws do not know
         state.run_chance()
         assert state.partie is not None
         return state.partie
@@ -244,6 +282,8 @@ class ChouetteMatch:
         Either way nothing changes."""
         p = self.game.partie
         if p is None:
+            if self.game.dealer is not None:
+                raise ChouetteError(f"{self.to_act()} has first to choose how he deals (Law 9)")
             raise ChouetteError(f"{self.places.single} has first to choose whether to deal (p. 106)")
         actor = self.to_act()
         if actor is None:
@@ -330,6 +370,20 @@ class ChouetteMatch:
         return match
 
 
+def single_choice(player: Player) -> tuple[bool, int | None]:
+    """What the single player answers to his choice of deal (p. 106): whether he deals (his ``choose_deal``) and,
+    dealing, how (``deal_by``, Law 9): ``ChouetteMatch.choose_deal``'s ``deals`` and ``by``."""
+    deals = player.choose_deal(True)
+    return deals, player.deal_by() if deals else None
+
+
+def _verify(state: PartieState, choices: list[ChooseDeal | DealBy]) -> None:
+    """``PartieError`` (an ``IllegalAction``) unless the state allows ``choices`` in turn now; nothing changed."""
+    scratch = copy.copy(state)  # before the deal: nothing of the state's is changed in place
+    for c in choices:
+        scratch.apply(c)
+
+
 def deal_rng(seed: int, partie: int, deal: int) -> random.Random:
     """The generator of the shuffle of deal ``deal`` of partie ``partie`` (both from 0): a seed deals the
     same cards again."""
@@ -337,7 +391,7 @@ def deal_rng(seed: int, partie: int, deal: int) -> random.Random:
 
 
 def _check_cards(game: ChouetteGame, seed: int, n: int) -> None:
-    """Every deal of partie ``n`` (from 1) is the one the seed deals, by twos (Law 9)."""
+    """Every deal of partie ``n`` (from 1) is the one the seed deals, by twos or threes as the partie is (Law 9)."""
     if game.partie is None:
         return
     for i, deal in enumerate(game.partie.deals):
@@ -350,10 +404,11 @@ def _check_cards(game: ChouetteGame, seed: int, n: int) -> None:
 
 def _game_json(g: ChouetteGame) -> dict[str, Any]:
     out: dict[str, Any] = {"single": g.places.single, "playing": g.places.playing, "advising": g.places.advising}
-    if g.partie is not None:
+    if g.partie is not None:  # the record says how the partie is dealt ("deal_by": 3; none: by twos)
         names = {SINGLE_SEAT: g.places.single, PAIR_SEAT: g.places.playing}
         out["record"] = json.loads(record_of(g.partie, names).to_json())
-        out["first_dealer"] = g.partie.first_dealer
+    if g.dealer is not None:  # before the record: the dealer chosen, choosing how he deals (Law 9)
+        out["first_dealer"] = g.dealer
     out["suggestions"] = [{"by": s.by, "deal": s.deal, "step": s.step, "action": str(s.action)}
                           for s in g.suggestions]
     return out
@@ -374,6 +429,12 @@ def _game_from_json(g: dict[str, Any], n: int, places: Places, match: ChouetteMa
         if partie.first_dealer != g.get("first_dealer", partie.first_dealer):
             raise ChouetteError(f"partie {n}: the first dealer does not match its record")
         game.state = PartieState.resume(partie, ChouetteChance(match.seed, n - 1))
+    elif "first_dealer" in g:  # the single player let the pair deal; it has yet to say how (Law 9)
+        if g["first_dealer"] != PAIR_SEAT:
+            raise ChouetteError(f"partie {n}: a first dealer with no record is the pair ({PAIR_SEAT}), whom the "
+                                f"single player let deal, not {g['first_dealer']!r}")
+        assert game.state is not None
+        game.state.apply(ChooseDeal(False))
     for s in g.get("suggestions", []):
         game.suggestions.append(Suggestion(str(s["by"]), int(s["deal"]), int(s["step"]),
                                            parse_action(str(s["action"]))))
@@ -466,9 +527,11 @@ class ChouetteRunner:
         m = self.match
         if m.partie_over():
             m.next_partie()
-        if m.game.partie is None:
+        if m.game.dealer is None:
             single = m.places.single
-            m.choose_deal(single, self.players[single].choose_deal(True))
+            m.choose_deal(single, *single_choice(self.players[single]))
+        if m.game.partie is None:  # the pair deals: the one who plays for it says how (Law 9)
+            m.deal_by(m.places.playing, self.players[m.places.playing].deal_by())
         self.listener.partie_started(m)
         while (actor := m.to_act()) is not None:
             action = self._decide(actor)
@@ -530,6 +593,6 @@ class ChouetteRunner:
 
 __all__ = [
     "FORMAT", "Advised", "Adviser", "ChouetteError", "ChouetteGame", "ChouetteListener", "ChouetteMatch",
-    "CHOUETTE_DEAL_BY", "ChouetteChance", "ChouetteRunner", "PAIR_SEAT", "Places", "SINGLE_SEAT", "Suggestion",
-    "cut_for_chouette", "deal_rng",
+    "ChouetteChance", "ChouetteRunner", "PAIR_SEAT", "Places", "SINGLE_SEAT", "Suggestion",
+    "cut_for_chouette", "deal_rng", "single_choice",
 ]

@@ -28,19 +28,21 @@ from typing import Any
 
 from piquet.core.actions import Action
 from piquet.core.cards import card_name, card_words
+from piquet.core.deal import IllegalAction
 from piquet.core.observation import Observation
 from piquet.core.rules import Rules
 from piquet.players.base import Player
 from piquet.players.levels import make_player
-from piquet.stakes.chouette import CHOUETTE_DEAL_BY, ChouetteError, ChouetteMatch, Places, Suggestion
+from piquet.stakes.chouette import PAIR_SEAT, ChouetteError, ChouetteMatch, Places, Suggestion, single_choice
 from piquet.stakes.settlement import ChouettePartie, ChouetteSession, scoring_card_html, to_json
-from piquet.talk.words import YOU, action_words, deal_label, partie_headline, verb
+from piquet.talk.words import YOU, action_words, choice_prompt, deal_label, partie_headline, verb
 
 from .protocol import (
     ChooseDeal,
     DealBy,
     ProtocolError,
     WireAction,
+    choice_options,
     cut_view,
     encode_action,
     message_action,
@@ -167,12 +169,15 @@ class ChouetteTable:
         return table
 
     def count(self) -> int:
-        """The version the chouette is at: every choice of deal, action and suggestion of every partie, each
-        next partie begun, and the end (the same from the document as in play)."""
+        """The version the chouette is at: every choice of deal (the single player's, and when he lets the pair
+        deal, its choice of dealing by twos or threes), action and suggestion of every partie, each next partie
+        begun, and the end (the same from the document as in play)."""
         n = len(self.match.games) - 1 + (1 if self.ended else 0)
         for g in self.match.games:
+            if g.dealer is not None:
+                n += 1 + (g.partie is not None and g.dealer == PAIR_SEAT)
             if g.partie is not None:
-                n += 1 + actions_played(g.partie)
+                n += actions_played(g.partie)
             n += len(g.suggestions)
         return n
 
@@ -242,14 +247,7 @@ class ChouetteTable:
         partie = m.game.partie
         status = "finished" if m.partie_over() or self.ended else self.status
         if partie is None:
-            choosing = seat == "A" and not self.ended
-            v = cut_view(self.match.rules, seat, None, players=players, status=status, opponent=opponent,
-                         levels=levels, chooser=choosing, options=[
-                             {"kind": "deal", "deal": True, "label": deal_label(True)},
-                             {"kind": "deal", "deal": False, "label": deal_label(False, other=places.playing)}],
-                         prompt=("You play alone and have the choice of deal throughout (p. 106). Deal first?"
-                                 if choosing else f"{places.single}, who plays alone, is choosing whether to deal "
-                                 "(p. 106)."))
+            v = self.choice_view(name, seat, players=players, status=status, opponent=opponent, levels=levels)
         else:
             v = view(partie, seat, players=players, status=status, cut=None, opponent=opponent, levels=levels)
         advising = name == places.advising
@@ -258,6 +256,29 @@ class ChouetteTable:
             suggest_options = v["options"] if self.may_suggest() else []
             v["my_turn"], v["options"] = False, []
         v["chouette"] = self.about(name, suggest_options)
+        return v
+
+    def choice_view(self, name: str, seat: str, **about: Any) -> dict[str, Any]:
+        """The VIEW before the first deal of a partie: the single player chooses whether to deal, by twos or by
+        threes (p. 106; Laws 4, 9), or lets the pair deal, and then the one who plays for it chooses how."""
+        m = self.match
+        places = m.places
+        dealer = m.game.dealer
+        which = "deal" if dealer is None else "deal_by"
+        choosing = name == m.to_act() and not self.ended
+        options = choice_options(m.rules, which) if choosing else []
+        if dealer is None:
+            if options:  # "Let Bob deal", not "Let your adversary deal": the pair is two
+                options[-1]["label"] = deal_label(False, other=places.playing)
+            prompt = ("You play alone and have the choice of deal throughout (p. 106). Deal first, by two or by "
+                      "three cards at a time (Law 9)?" if choosing else
+                      f"{places.single}, who plays alone, is choosing whether to deal (p. 106).")
+        else:
+            other = places.single if choosing else m.name_of(dealer)
+            prompt = choice_prompt("deal_by", choosing, other)
+        v = cut_view(m.rules, seat, None, chooser=choosing, options=options, which=which, prompt=prompt, **about)
+        v["choice"] = which
+        v["partie"]["dealer"] = dealer
         return v
 
     def message(self, name: str) -> dict[str, Any]:
@@ -378,14 +399,30 @@ class ChouetteTable:
         return True
 
     def _deal_choice(self, name: str, action: WireAction) -> None:
-        single = self.match.places.single
-        if name != single:
-            raise TableError("turn", f"{single}, who plays alone, chooses whether to deal (p. 106)")
-        if not isinstance(action, ChooseDeal):
-            raise TableError("illegal", f"first {single}, who plays alone, chooses whether to deal (p. 106)")
-        if action.by not in (None, CHOUETTE_DEAL_BY):
-            raise TableError("illegal", "at chouette the deal is by twos: choose whether to deal, not how")
-        self.match.choose_deal(name, action.deal)
+        """The single player's choice of deal (p. 106), dealing by twos or threes (by twos when he does not say,
+        as at the table of two), or, when he let the pair deal, the choice of how of the one who plays for it
+        (Law 9)."""
+        m = self.match
+        chooser = m.to_act()
+        if m.game.dealer is None:
+            if name != chooser:
+                raise TableError("turn", f"{chooser}, who plays alone, chooses whether to deal (p. 106)")
+            if not isinstance(action, ChooseDeal):
+                raise TableError("illegal", f"first {chooser}, who plays alone, chooses whether to deal (p. 106)")
+        else:
+            if name != chooser:
+                raise TableError("turn", f"{chooser}, who deals first, chooses how he deals (Law 9)")
+            if not isinstance(action, DealBy):
+                raise TableError("illegal", f"first {chooser}, who deals, chooses to deal by twos or by threes "
+                                            "(Law 9)")
+        try:
+            if isinstance(action, DealBy):
+                m.deal_by(name, action.by)
+            else:
+                assert isinstance(action, ChooseDeal)
+                m.choose_deal(name, action.deal, action.by)
+        except (ChouetteError, IllegalAction) as e:
+            raise TableError("illegal", str(e)) from None
 
     def _action(self, name: str, action: WireAction) -> None:
         m = self.match
@@ -461,7 +498,7 @@ class ChouetteTable:
 
     def thinking(self, job: Job) -> tuple[dict[str, Any], frozenset[str] | None]:
         """The ``thinking`` message, and who is told: a computer adviser's thought is the pair's."""
-        seat = "A" if job.kind == "deal" else self.match.seat_of(job.seat)
+        seat = self.match.seat_of(job.seat)
         msg = {"type": "thinking", "seat": seat, "name": job.seat, "kind": job.kind}
         if job.kind == "suggest":
             return msg, frozenset((self.match.places.playing, self.match.places.advising))
@@ -474,10 +511,13 @@ class ChouetteTable:
 
     def decider(self, job: Job) -> Callable[[], WireAction]:
         """A computer seat's choice, to be made in a worker thread: from its observation now (taken here,
-        under the table's lock): whether to deal (he plays alone), his action, or his suggestion."""
+        under the table's lock): whether to deal and how (he plays alone), how to deal (he plays for the pair,
+        which deals), his action, or his suggestion."""
         if job.kind == "deal":
             player = self._player(job.seat)
-            return lambda: ChooseDeal(player.choose_deal(True))
+            if self.match.game.dealer is not None:
+                return lambda: DealBy(player.deal_by())
+            return lambda: ChooseDeal(*single_choice(player))
         return functools.partial(choose_with_fallback, self._players, job.seat, self._level(job.seat),
                                  self._seed_of(job.seat), self.observation(job.seat), f"chouette {self.id}")
 
@@ -495,7 +535,7 @@ class ChouetteTable:
 
     def fallback(self, job: Job) -> WireAction:
         if job.kind == "deal":
-            return ChooseDeal(True)
+            return ChooseDeal(True, 2) if self.match.game.dealer is None else DealBy(2)
         return self.observation(job.seat).sample(random.Random())
 
     def perform(self, job: Job, action: WireAction) -> bool:

@@ -92,8 +92,9 @@ export function statusText(v, { pending, thinking, thinkingName, prompt }) {
   if (pending) return "Sent\u2026";
   if (thinking) return `${thinkingName} is thinking${thinking === "suggest" ? " about his advice" : ""}\u2026`;
   if (!c.dealt) {
-    return c.place === "single" ? "You play alone and have the choice of deal (p. 106): deal, or let the other two deal."
-      : `${p.single}, who plays alone, is choosing whether to deal (p. 106).`;
+    // The single player's choice of deal (p. 106), then, if he let the pair deal, its dealer's choice of
+    // twos or threes (Law 9): the server's prompt says which, and who chooses.
+    return prompt(v);
   }
   if (c.can_suggest) {
     const lead = c.awaiting_advice ? `${p.playing} waits for your advice: suggest, or let him choose.`
@@ -116,6 +117,7 @@ export function waitingText(v) {
   if (!c || !c.to_act || c.to_act === c.me) return "";
   const p = names(c);
   if (c.to_act === p.single) return `Waiting for ${p.single}, who plays alone.`;
+  if (!c.dealt) return `Waiting for ${p.playing}, who deals.`;
   if (c.awaiting_advice) return `Waiting for ${p.advising}'s advice to ${p.playing}.`;
   return c.place === "single" ? `Waiting for ${p.playing} (advised by ${p.advising}).` : `Waiting for ${p.playing}.`;
 }
