@@ -998,7 +998,7 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
         assert replay_root.get_attribute("data-view") == "all"
         options = page.get_by_test_id("replay-deal-select").locator("option").all_inner_texts()
         assert len(options) == len(partie.deals) and all(", game " in o for o in options), options
-        assert "at nothing, a hundred up" in p.text("replay-what"), p.text("replay-what")
+        assert "Deal 1 (game 1, at nothing): " in p.text("replay-what"), p.text("replay-what")
         page.get_by_test_id("replay-last").click()
         settled = page.get_by_test_id("replay-settlement")
         assert settled.is_visible() and words in settled.inner_text(), settled.inner_text()

@@ -11,7 +11,7 @@ from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Dis
 from piquet.core.cards import mask_of, parse_card
 from piquet.core.deal import Deal, Phase
 from piquet.core.events import ELDER, GOOD, POINT, SCORE_KINDS, YOUNGER, AskValue, CallPoint, CallValue, Reply
-from piquet.core.observation import observe
+from piquet.core.observation import PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.rules import AU_CENT
 from piquet.talk.words import (
@@ -21,6 +21,7 @@ from piquet.talk.words import (
     cut_words,
     deal_by_label,
     deal_label,
+    deal_words,
     dealer_words,
     declaration_words,
     discard_labels,
@@ -181,3 +182,32 @@ def test_the_view_carries_the_headline_and_the_cut_in_words() -> None:
                                  None: "The partie is drawn."}[s["winner"]]
         assert v["cut"]["words"][0].startswith("The cut for deal (Law 4): You cut the ")
         assert v["cut"]["words"][-1].endswith("for the whole partie (Law 9).")
+
+
+def test_the_opening_of_a_deal() -> None:
+    """One sentence opens each deal, the same at the table, in the replay and at the terminal."""
+    you_a = {"A": "You", "B": "Bob"}
+    assert deal_words(PartieContext("A", "B", 1, 6, "rubicon"), you_a) == \
+        "Deal 1 of 6: Bob deals; you are elder hand."
+    assert deal_words(PartieContext("A", "A", 1, 4, "four-deal", multiplier=2), you_a) == \
+        "Deal 1 of 4, counting double: You deal; Bob is elder hand."
+    assert deal_words(PartieContext("A", "B", 1, 1, "au-cent", scores={"A": 0, "B": 0}, game_number=1), you_a) == \
+        "Deal 1 (game 1, at nothing): Bob deals; you are elder hand."
+    assert deal_words(PartieContext("B", "A", 5, 5, "au-cent", scores={"A": 45, "B": 30}, game_number=2),
+                      {"A": "Ann", "B": "You"}) == \
+        "Deal 5 (game 2, standing at you 30, Ann 45): Ann deals; you are elder hand."
+    assert deal_words(PartieContext("A", "A", 3, 6, "rubicon"), {"A": "Ann", "B": "Bob"}) == \
+        "Deal 3 of 6: Ann deals; Bob is elder hand."
+
+
+def test_the_view_opens_the_deal_in_words() -> None:
+    from test_web import make_table
+
+    table = make_table(21)
+    for seat, other in (("A", "B"), ("B", "A")):
+        v = table.view(seat)
+        dealer = v["partie"]["dealer"]
+        them = {"A": "Ann", "B": "Bob"}[other]
+        who = "You deal; Bob is elder hand." if dealer == seat else f"{them} deals; you are elder hand."
+        who = who.replace("Bob", them)
+        assert v["deal_words"] == f"Deal 1 of 6: {who}"

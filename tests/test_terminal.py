@@ -148,7 +148,7 @@ def test_a_partie_through_standard_input(monkeypatch: pytest.MonkeyPatch, capsys
     monkeypatch.setattr("builtins.input", Person(Tee()))
     assert run_play(args("--seed", "5", "--record", str(path), "--rules", "four-deal")) == 0
     out = console_out.getvalue() + capsys.readouterr().out
-    assert "Deal 1 of 4 · counts double" in out
+    assert "Deal 1 of 4, counting double: " in out
     assert "In the partie (×2)" in out
     assert ENDING.search(out)
     record = load_record(path)

@@ -504,6 +504,7 @@ def test_the_checker_sees_a_leak() -> None:
                                           "segments": []}]},
                  {"options": [{"kind": "play", "cards": [hidden]}]},
                  {"prompt": f"Trick one of twelve: play to the {card_words(parse_card(hidden))}."},
+                 {"deal_words": f"Deal 1 of 6: Bob deals, holding the {card_words(parse_card(hidden))}."},
                  {"table_trick": {"number": 1, "winner": None, "plays": [{"seat": "B", "role": "younger",
                                                                          "card": hidden}]}},
                  {"cut": {**v["cut"], "words": [f"Bob cut the {card_words(parse_card(hidden))}."]}},

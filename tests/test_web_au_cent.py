@@ -359,7 +359,7 @@ def test_the_replay_of_an_au_cent_partie(client: TestClient, db: str) -> None:
         1 + sum(1 for x in final.games() if x.last_deal < i) for i in range(len(final.deals))]
     assert all(d["of"] is None for d in doc["deals"])
     words = [" ".join(ln["text"] for ln in f["lines"]) for f in frames]
-    assert frames[0]["lines"][0]["text"].startswith("Deal 1, game 1 (at nothing, a hundred up): ")
+    assert frames[0]["lines"][0]["text"].startswith("Deal 1 (game 1, at nothing): ")
     for x in final.games():
         ended = next(w for w, f in zip(words, frames, strict=True) if f"Deal {x.last_deal + 1} is over" in w)
         assert "reaches" in ended and f"wins the game, {x.scores[x.winner]} to" in ended

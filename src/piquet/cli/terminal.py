@@ -78,10 +78,12 @@ from piquet.records.record import RecordError, load_record, record_of, replay
 from piquet.records.replay import deal_games, game_won_words, tally_words
 from piquet.talk.words import (
     SCORE_LABELS,
+    YOU,
     Cards,
     Line,
     Narrator,
     cut_words,
+    deal_words,
     dealer_words,
     narrate,
     number_words,
@@ -508,29 +510,25 @@ class TerminalTable(GameListener):
 
     def deal_started(self, partie: Partie) -> None:
         index = len(partie.deals) - 1
-        dealer = partie.dealer(index)
-        mult = partie.rules.multiplier(index)
         elder_seat = partie.seat(index, ELDER)
         self.role_names = (self.name(elder_seat), self.name(partie.seat(index, YOUNGER)))
         self.human_role = partie.role(index, self.me)
         self.narrator = Narrator(self.role_names)
         self.told = 0
         self.say()
-        you = f"{self.we('are', 'is', start=False)} {'elder' if elder_seat == self.me else 'younger'} hand"
-        deals = self.we("deal", "deals") if dealer == self.me else f"{self.name(self.them)} deals"
         context = partie.context(self.me)
         s = context.scores
+        opening = escape(deal_words(context, {self.me: self.acting or YOU, self.them: self.name(self.them)}))
         if partie.rules.partie_of_games:
             game = deal_games(partie)[index]
             self.console.rule(f"[bold]Game {game.number} · deal {game.deal}[/] · deal {index + 1} of the partie")
             if game.deal == 1:
                 self.say(f"Game {game.number} begins, a hundred up: both players at nothing (p. 20).",
                          style="bold")
-            self.say(f"{deals}; {you}.   Game {game.number}: {self.game_line(s, context.games)}")
+            self.say(f"{opening}   Game {game.number}: {self.game_line(s, context.games)}")
         else:
-            double = " · counts double" if mult > 1 else ""
-            self.console.rule(f"[bold]Deal {index + 1} of {partie.deals_needed}[/]{double}")
-            self.say(f"{deals}; {you}.   Partie: {self.name(self.me)} {s[self.me]} · "
+            self.console.rule()
+            self.say(f"{opening}   Partie: {self.name(self.me)} {s[self.me]} · "
                      f"{self.name(self.them)} {s[self.them]}")
         if partie.deals[-1].history:
             self.say("The deal so far:", style="italic")

@@ -73,7 +73,7 @@ from piquet.core.events import (
     Show,
     Trick,
 )
-from piquet.core.observation import Observation
+from piquet.core.observation import Observation, PartieContext
 from piquet.core.rules import Rules, Settlement
 
 _ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -435,10 +435,10 @@ def _example_events() -> list[Event]:
     return [CallPoint(ELDER, 5), AskValue(YOUNGER, 5), CallValue(ELDER, 49), Reply(YOUNGER, POINT, 0)]
 
 
-__all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "action_words", "card_name", "choice_prompt",
-           "cut_words", "deal_by_label", "deal_label", "dealer_words", "declaration_words", "discard_labels",
-           "discard_words", "item_words", "lines_json", "narrate", "number_words", "partie_headline", "prompt_words",
-           "settlement_words", "verb", "CATEGORIES"]
+__all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "YOU", "action_words", "card_name",
+           "choice_prompt", "cut_words", "deal_by_label", "deal_label", "deal_words", "dealer_words",
+           "declaration_words", "discard_labels", "discard_words", "item_words", "lines_json", "narrate",
+           "number_words", "partie_headline", "prompt_words", "settlement_words", "verb", "CATEGORIES"]
 
 
 def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rules, names: dict[str, str],
@@ -512,6 +512,25 @@ def cut_words(names: Mapping[str, str], cut: Mapping[str, Card], winner: str, lo
         return (f"The cut for deal (p. 16): {_cap(cards)}. The lower card deals, with no choice: "
                 f"{names[loser]} cut the lower card and {'deal' if names[loser] == YOU else 'deals'}.")
     return f"The cut for deal (Law 4): {_cap(cards)}. {verb(names[winner], 'has')} the choice of deal."
+
+
+def deal_words(context: PartieContext, names: Mapping[str, str]) -> str:
+    """The opening of a deal, who deals and who is elder hand (Laws 9, 16), told to the viewer ("You" in
+    ``names``, by seat): ``Deal 3 of 6: Ann deals; you are elder hand.``, ``Deal 1 of 4, counting double: You
+    deal; Ann is elder hand.``; at a game of so many up (Piquet au cent, p. 20) the game and how it stands:
+    ``Deal 4 (game 2, at nothing): ...``, ``Deal 5 (game 2, standing at you 45, Ann 30): ...``."""
+    dealer = context.dealer
+    elder = names[next(s for s in names if s != dealer)]
+    who = f"{verb(names[dealer], 'deals')}; {_named(elder)} {'are' if elder == YOU else 'is'} elder hand."
+    n = context.deal_number
+    if context.game_number:
+        s = context.scores
+        told = sorted(names, key=lambda k: names[k] != YOU)  # the viewer first
+        stands = ("at nothing" if not any(s.values()) else
+                  "standing at " + ", ".join(f"{_named(names[k])} {s.get(k, 0)}" for k in told))
+        return f"Deal {n} (game {context.game_number}, {stands}): {who}"
+    double = ", counting double" if context.multiplier > 1 else ""
+    return f"Deal {n} of {context.deals_in_partie}{double}: {who}"
 
 
 def _by_words(by: int) -> str:

@@ -53,7 +53,10 @@ Decisions taken where the spec leaves things open
   Law 67's order; ``"table_trick"``: the cards on the table, the card led to the trick in play
   (``"winner"`` null) or else the last trick completed until the next lead, as ``"last_trick"``,
   ``null`` before the play; the settlement's ``"headline"`` ("You win the partie.");
-  ``"cut"["words"]``: the cut and who deals, how (``cut_words``, ``dealer_words``).
+  ``"cut"["words"]``: the cut and who deals, how (``cut_words``, ``dealer_words``); ``"deal_words"``: the
+  deal's opening, who deals and who is elder hand (``deal_words``: "Deal 1 of 6: Ann deals; you are elder
+  hand.", at Piquet au cent "Deal 4 (game 2, at nothing): You deal; Ann is elder hand."), ``null`` before
+  the first deal.
 * **Card order** in ACTIONs the server writes: suits spades, hearts, clubs, diamonds, high
   cards first; runs and sets best first.  Cards are read case-insensitively (``"10h"``,
   ``"Th"``); a card named twice, an empty run or set, a non-boolean ``look`` are ``malformed``.
@@ -138,6 +141,7 @@ from piquet.talk.words import (
     cut_words,
     deal_by_label,
     deal_label,
+    deal_words,
     dealer_words,
     declaration_words,
     discard_labels,
@@ -639,7 +643,9 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["deal_history"] = done.history + (_history(partie, counted, after, games, index, index + 1)
                                         if deal.is_over else [])
     other = "B" if seat == "A" else "A"
+    you = {seat: "You", other: names[other]}
     v["prompt"] = prompt_words(obs, names[other])
+    v["deal_words"] = deal_words(context, you)
     v["score_labels"] = SCORE_LABELS
     if finished:
         # Never rules.settle at au cent: a partie of games is settled by its games (p. 20).
@@ -648,7 +654,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
         v["settlement"] = {
             "winner": s.winner, "points": s.points_won, "rubicon": s.rubicon, "scores": dict(after[-1]),
             "tally": dict(s.tally), "words": settlement_words(s, after[-1], rules, names, played, needed),
-            "headline": partie_headline(s.winner, {seat: "You", other: names[other]}),
+            "headline": partie_headline(s.winner, you),
         }
     else:
         v["settlement"] = None
@@ -662,10 +668,9 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["levels"] = dict(levels or {})
     v["cut"] = None
     if cut is not None:
-        told = {seat: "You", other: names[other]}
         v["cut"] = {**cut_json(rules, cut), "words": [
-            told_cut(rules, cut, seat, told),
-            *dealer_words(told, cut[2], partie.first_dealer, partie.deal_by, not rules.higher_cut_chooses)]}
+            told_cut(rules, cut, seat, you),
+            *dealer_words(you, cut[2], partie.first_dealer, partie.deal_by, not rules.higher_cut_chooses)]}
     return v
 
 
@@ -711,7 +716,7 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
                     else [{"kind": "deal", "deal": True, "label": deal_label(True)},
                           {"kind": "deal", "deal": False, "label": deal_label(False)}]),
         "prompt": prompt if prompt is not None else choice_prompt(which, chooser, names[other]),
-        "score_labels": SCORE_LABELS, "table_trick": None,
+        "score_labels": SCORE_LABELS, "table_trick": None, "deal_words": None,
         "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
         "title": rules.title, "agreements": list(rules.agreements), "game": _game_json(rules, (), 1, zero),
         "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,

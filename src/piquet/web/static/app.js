@@ -996,7 +996,6 @@ function lineWords(line) {
 }
 
 function renderTalk(v) {
-  const seats = roleSeats(v);
   const names = namesByRole(v);
   const me = myRole(v);
   const list = clear($("talk"));
@@ -1010,16 +1009,9 @@ function renderTalk(v) {
     // The cut, and who deals and how (Laws 4, 9; at Piquet au cent p. 16), in the narrator's words.
     list.append(h("li", { class: "narrator", testid: "cut-words" }, v.cut.words.join(" ")));
   }
-  if (dealNo && v.phase !== "cut") {
-    const dealer = seats.younger === S.seat ? "You deal" : `${otherName(v)} deals`;
-    const g = v.game;
-    let game = "";
-    if (g) {
-      const before = v.partie.scores || {};
-      game = (before[S.seat] || before[other(S.seat)]) ? ` (game ${g.number}, standing at you ${before[S.seat] ?? 0}, `
-        + `${otherName(v)} ${before[other(S.seat)] ?? 0})` : ` (game ${g.number}, at nothing)`;
-    }
-    list.append(h("li", { class: "narrator deal-start" }, `Deal ${dealNo}${game}: ${dealer}; you are ${roleWords(me)}.`));
+  if (v.deal_words) {
+    // Who deals, who is elder hand, and at Piquet au cent the game (Laws 9, 16; p. 20): the narrator's words.
+    list.append(h("li", { class: "narrator deal-start" }, v.deal_words));
   }
   const trickRows = new Map(); // trick number -> its line: a trick's cards, counts and winner on one line
   for (const line of S.talk.lines) {
