@@ -935,7 +935,7 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
                 games_seen.append(int(m.group(1)))
             if page.get_by_test_id("game-news").is_visible() and not news:
                 news.append(p.text("game-news"))
-                assert "begins at nothing" in news[0] and "reached" in news[0], news
+                assert "begins at nothing" in news[0] and "stopped at the goal" in news[0], news
                 opening = page.get_by_test_id("talk").locator("li.deal-start").inner_text()
                 assert f"(game {m.group(1)}, at nothing)" in opening, opening
                 shots.take(page, "au-cent-game-won")

@@ -546,7 +546,7 @@ def test_view_shape() -> None:
     for key in ("role", "phase", "to_move", "dealt", "hand", "discard", "taken", "seen_left", "stock_left",
                 "max_discard", "lead", "trick", "tricks_won", "scores", "events", "partie", "seat", "players",
                 "status", "my_turn", "options", "deal_history", "settlement", "last_trick", "last_deal", "prompt",
-                "score_labels", "table_trick"):
+                "score_labels", "table_trick", "deal_words", "turn", "game_news"):
         assert key in v, key
     assert v["my_turn"] and v["options"] == [{
         "kind": "discard", "min": 1, "max": 5, "label": "Discard one to five cards",
@@ -554,9 +554,11 @@ def test_view_shape() -> None:
     assert v["prompt"] == "You are elder hand: discard one to five cards and take in as many (Law 21)."
     assert v["score_labels"]["sets"] == "Quatorzes and trios" and list(v["score_labels"]) == list(SCORE_KINDS)
     assert v["table_trick"] is None  # no card played yet
+    assert v["turn"] == "Your turn." and v["game_news"] is None
     assert v["phase"] == "elder_discard" and len(v["hand"]) == 12
     other = table.view("B" if seat == "A" else "A")
     assert not other["my_turn"] and other["options"] == []
+    assert other["turn"] == f"{v['players'][seat]}'s turn."
     assert v["players"] == {"A": "Ann", "B": "Bob"} and v["status"] == "playing"
     assert v["partie"]["dealer"] == table.partie.first_dealer == table.state.dealer
     # A declaration's options are ACTIONs, the strongest first, nothing last.
@@ -568,8 +570,9 @@ def test_view_shape() -> None:
     s = table.to_move()
     assert s is not None
     opts = table.view(s)["options"]
-    assert opts[-1] == {"kind": "point", "cards": [], "label": "No point"}
+    assert opts[-1] == {"kind": "point", "cards": [], "label": "No point", "button": "Declare no point (sink it)"}
     assert all(o["label"].startswith("Point of ") for o in opts[:-1]), opts
+    assert all(o["button"] == f"Call: {o['label']}" for o in opts[:-1]), opts
     assert all(decode_action(o) in list(table.observation(s).legal_actions()) for o in opts)
 
 

@@ -147,6 +147,16 @@ def test_a_deal_stops_at_a_hundred_and_the_next_begins_a_new_game(client: TestCl
         assert [e["kind"] for e in ld["events"]][-1] == "game"  # nothing after the game was won
         assert v["partie"]["scores"] == {"A": 0, "B": 0}  # a new game, at nothing
         assert v["game"]["number"] == v["game"]["games"][-1]["number"] + 1
+        # The band and the last deal's panel say it in the narrator's words, "you" for the seat (p. 20).
+        winner = "You" if seats[role] == v["seat"] else v["players"][seats[role]]
+        reach = "reach" if winner == "You" else "reaches"
+        assert v["game_news"].startswith(f"Deal {ld['deal_number']} stopped at the goal: {winner} {reach} "), v
+        assert v["game_news"].endswith(f"Game {v['game']['number']} begins at nothing."), v["game_news"]
+        assert ld["game_words"].startswith(f"The deal stopped there: {winner} {reach} "), ld
+        assert ("a double game" in ld["game_words"]) == double
+        assert v["deal_words"] == f"Deal {ld['deal_number'] + 1} (game {v['game']['number']}, at nothing): " + (
+            "You deal;" if v["partie"]["dealer"] == v["seat"] else f"{v['players'][v['partie']['dealer']]} deals;"
+        ) + v["deal_words"].split(";", 1)[1]
     # A deal stopped in the play has fewer than twenty-four cards played, and no more tricks.
     stopped = [d for d in final.deals if d.game_won is not None]
     assert any(sum(1 for e in d.events if e.kind == PLAY) < 24 for d in stopped)

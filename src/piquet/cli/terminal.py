@@ -75,7 +75,7 @@ from piquet.players.base import DECLARING, Player, SimplePlayer
 from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
 from piquet.players.runner import GameListener, PartieRunner, new_seed
 from piquet.records.record import RecordError, load_record, record_of, replay
-from piquet.records.replay import deal_games, game_won_words, tally_words
+from piquet.records.replay import deal_games, tally_words
 from piquet.talk.words import (
     SCORE_LABELS,
     YOU,
@@ -85,6 +85,7 @@ from piquet.talk.words import (
     cut_words,
     deal_words,
     dealer_words,
+    game_won_words,
     narrate,
     number_words,
     partie_headline,
