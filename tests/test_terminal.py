@@ -123,6 +123,10 @@ def test_a_whole_partie_against_the_simple_player(monkeypatch: pytest.MonkeyPatc
         assert shown in out
     assert ENDING.search(out)
     assert "Traceback" not in out and "Not allowed" not in out
+    # What the hand holds, before a call, in the narrator's words (``item_words``) and the cards.
+    assert re.search(r"Your point: point of \w+, making [\w-]+ in (spades|hearts|clubs|diamonds) \((\w+ ?)+\)\.",
+                     out), out
+    assert "Deal 1 of 6: " in out and ("is elder hand." in out or "you are elder hand." in out)
 
 
 def test_the_table_talk_is_told_in_the_game_words(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,7 +36,6 @@ from piquet.core.cards import (
     FULL_PACK,
     HEARTS,
     SUIT_MASKS,
-    SUIT_NAMES,
     Card,
     CardError,
     Mask,
@@ -52,10 +51,7 @@ from piquet.core.cards import (
 from piquet.core.combinations import (
     point_key,
     sequence_key,
-    sequence_name,
     set_key,
-    set_name,
-    suit_of_mask,
 )
 from piquet.core.deal import IllegalAction, Phase, full_declarations
 from piquet.core.events import (
@@ -86,6 +82,7 @@ from piquet.talk.words import (
     deal_words,
     dealer_words,
     game_won_words,
+    item_words,
     narrate,
     number_words,
     partie_headline,
@@ -399,7 +396,7 @@ class TerminalTable(GameListener):
         else:
             verb, default = "Reckon", "reckon " + ("it" if len(items) == 1 else "them")
         if not again:
-            what = _describe_items(category, items, self.cards)
+            what = "; ".join(f"{item_words(category, m)} ({self.cards(m)})" for m in items)
             if category == POINT:
                 self.say()
                 self.show_hand(obs)
@@ -737,21 +734,6 @@ def _declaration(category: int, cards: Mask) -> Action:
     for c in cards_of(cards):
         by_rank[rank_of(c)] = by_rank.get(rank_of(c), 0) | 1 << c
     return DeclareSets(tuple(by_rank.values()))
-
-
-def _describe_items(category: int, items: Sequence[Mask], show: Callable[[Mask], str]) -> str:
-    """``five cards in hearts, making forty-nine (AH KH QH JH 8H)``."""
-    parts = []
-    for m in items:
-        if category == POINT:
-            n, value = point_key(m)
-            suit = SUIT_NAMES[suit_of_mask(m) or 0]
-            parts.append(f"{number_words(n)} cards in {suit}, making {number_words(value)} ({show(m)})")
-        elif category == SEQUENCES:
-            parts.append(f"{sequence_name(m)} in {SUIT_NAMES[suit_of_mask(m) or 0]} ({show(m)})")
-        else:
-            parts.append(f"{set_name(m)} ({show(m)})")
-    return "; ".join(parts)
 
 
 def _below_call(obs: Observation, category: int, best: Mask) -> bool:
