@@ -839,11 +839,10 @@ def test_the_dealer_chooses_threes_in_the_page(run: Run) -> None:
     the seed's pack dealt by threes."""
     from piquet.core.cards import card_name, cards_of
     from piquet.core.deal import deal_from_pack
-    from piquet.core.partie import cut_for_deal
-    from piquet.core.state import cut_rng, deal_rng
+    from piquet.core.state import deal_rng, seed_cut
 
     server = run.server
-    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "A")
+    seed = next(s for s in range(100) if seed_cut(s)[2] == "A")
     table = server.post_json("/api/tables", {"opponent": "person", "name": "Ann", "seed": seed})
     ann, bob = run.player("ann"), run.player("bob")
     with run.guard():

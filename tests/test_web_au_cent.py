@@ -23,9 +23,8 @@ with warnings.catch_warnings():
 from piquet.core.actions import Action, Discard
 from piquet.core.events import ELDER, GAME, PLAY, YOUNGER
 from piquet.core.observation import Observation
-from piquet.core.partie import cut_for_deal
 from piquet.core.rules import RUBICON, rules_named
-from piquet.players.runner import cut_rng
+from piquet.core.state import seed_cut
 from piquet.records.record import PartieRecord, replay
 from piquet.talk.words import discard_labels, number_words, settlement_words
 from piquet.web.rewind import replay_frames
@@ -55,7 +54,7 @@ CARTE_BLANCHE_SEED = 8280
 
 def seed_where(younger: str) -> int:
     """A seed whose cut makes ``younger`` the dealer of the first deal at Piquet au cent: the lower cut (p. 16)."""
-    return next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] != younger)
+    return next(s for s in range(100) if seed_cut(s)[2] != younger)
 
 
 def states(log: list[Message]) -> list[dict[str, Any]]:
@@ -77,7 +76,7 @@ def test_a_partie_of_au_cent_through_the_websocket(client: TestClient, db: str) 
     final = replay(record)
     assert final.rules == rules_named(SPEC) and final.is_finished and final.deal_by == 2
     # The lower cut deals, and nobody was asked (p. 16): the first state is the first deal's.
-    a, b, winner = cut_for_deal(cut_rng(seed))
+    a, b, winner = seed_cut(seed)
     views = states(log)
     first = views[0]
     assert first["phase"] != "cut" and final.first_dealer != winner and first["partie"]["dealer"] == final.first_dealer
@@ -206,7 +205,7 @@ def test_the_younger_may_keep_all_at_au_cent(client: TestClient, db: str) -> Non
 
 def test_the_younger_must_discard_at_rubicon(client: TestClient, db: str) -> None:
     """At rubicon an empty discard from the younger is refused (Laws 22, 34), and nothing changes."""
-    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "B")  # the computer wins the cut, deals
+    seed = next(s for s in range(100) if seed_cut(s)[2] == "B")  # the computer wins the cut, deals
     t = new_table(client, opponent="computer", level="simple", rules="rubicon", name="Ann", seed=seed)
     with client.websocket_connect(ws_path(t)) as ws:
         msg = until_my_turn(ws, [])

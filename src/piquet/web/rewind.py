@@ -45,8 +45,8 @@ from piquet.core.cards import FULL_PACK, Card, Mask, card_name, cards_of, mask_o
 from piquet.core.deal import Deal, Phase
 from piquet.core.events import ELDER, SCORE_KINDS, YOUNGER
 from piquet.core.observation import observe
-from piquet.core.partie import Partie, cut_for_deal
-from piquet.players.runner import cut_rng
+from piquet.core.partie import Partie
+from piquet.core.state import seed_cut
 from piquet.records.record import PartieRecord, RecordError, replay
 from piquet.talk.words import (
     SCORE_LABELS,
@@ -359,7 +359,7 @@ def replay_document(row: TableRow, seat: str | None) -> dict[str, Any]:
     """The replay JSON of a stored table; ``RecordError`` (a ``ValueError``) if its record cannot be rebuilt."""
     partie = replay(PartieRecord.from_json(row.record))
     players = {s: r.name for s, r in row.seats.items()}
-    cut = cut_for_deal(cut_rng(row.seed))  # public, as in the VIEW (Law 4; au cent, p. 16)
+    cut = seed_cut(row.seed)  # public, as in the VIEW (Law 4; au cent, p. 16)
     rules = partie.rules
     lower = not rules.higher_cut_chooses
     told = cut_words(players, {"A": cut[0], "B": cut[1]}, cut[2], lower, "A")
