@@ -8,10 +8,11 @@ import pytest
 
 from piquet.cli.main import main
 from piquet.core.events import SCORE_KINDS
-from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.partie import Partie
 from piquet.core.rules import RUBICON
+from piquet.core.state import seed_cut
 from piquet.players.levels import make_player
-from piquet.players.runner import PartieRunner, cut_rng
+from piquet.players.runner import PartieRunner
 from piquet.study.arena import (
     _SEATINGS,
     elo_ratings,
@@ -31,7 +32,7 @@ def test_a_pair_deals_the_same_cards_with_the_seats_swapped() -> None:
     for mirrored in (False, True):
         seats = _SEATINGS[int(mirrored)]
         players = {seats[0]: make_player("simple", 1), seats[1]: make_player("random", 2)}
-        _, _, dealer = cut_for_deal(cut_rng(pseed))
+        _, _, dealer = seed_cut(pseed)
         partie = Partie(RUBICON, first_dealer=dealer, deal_by=2)
         PartieRunner(players, pseed, RUBICON, partie).run()
         parties.append(partie)

@@ -34,13 +34,14 @@ from piquet.core.cards import COURT_CARDS, KING, RANK_MASKS, SUIT_MASKS, CardSet
 from piquet.core.deal import Deal, Phase, full_declarations
 from piquet.core.events import ELDER, GOOD, POINT, YOUNGER, CallValue, NameSet, Reply
 from piquet.core.observation import Observation, PartieContext, observe
-from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.partie import Partie
 from piquet.core.rules import rules_named
+from piquet.core.state import seed_cut
 from piquet.players import solver
 from piquet.players.base import Player, RandomPlayer, SimplePlayer
 from piquet.players.cavendish import CavendishPlayer
 from piquet.players.levels import LEVEL_NAMES, make_player
-from piquet.players.runner import PartieRunner, cut_rng, play_deal
+from piquet.players.runner import PartieRunner, play_deal
 from piquet.players.search import (
     FAST,
     GameJudge,
@@ -657,7 +658,7 @@ def test_the_arena_reports_games_at_au_cent(capsys: pytest.CaptureFixture[str]) 
 
 def test_at_au_cent_the_lower_cut_deals_first() -> None:
     seed, pair = 7, 0
-    _, _, higher = cut_for_deal(cut_rng(pair_seed(seed, pair)))
+    _, _, higher = seed_cut(pair_seed(seed, pair))
     for mirrored in (False, True):
         r = play_partie(("simple", "random"), seed, pair, mirrored, rules_named("au-cent"))
         seat_of = ("A", "B") if not mirrored else ("B", "A")

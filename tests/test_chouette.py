@@ -824,7 +824,7 @@ def test_the_person_may_stop_between_parties(monkeypatch: pytest.MonkeyPatch) ->
     """Without --parties the person is asked after each partie; "n" ends the chouette with its card."""
     code, out, typist = chouette(monkeypatch, "--seed", "1", "--rules", "four-deal", "--stake", "3d a point",
                                  another=("follow", ""))
-    assert code == 0 and "Deal 1 of 4 · counts double" in out
+    assert code == 0 and "Deal 1 of 4, counting double: " in out
     assert "Another partie? Answer y or n" in out  # "follow" means nothing between parties
     assert out.count("Another partie?") == 3 and typist.answers.count("n") == 1
     end = out[out.index("The chouette ends after two parties."):]

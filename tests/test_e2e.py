@@ -839,11 +839,10 @@ def test_the_dealer_chooses_threes_in_the_page(run: Run) -> None:
     the seed's pack dealt by threes."""
     from piquet.core.cards import card_name, cards_of
     from piquet.core.deal import deal_from_pack
-    from piquet.core.partie import cut_for_deal
-    from piquet.core.state import cut_rng, deal_rng
+    from piquet.core.state import deal_rng, seed_cut
 
     server = run.server
-    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "A")
+    seed = next(s for s in range(100) if seed_cut(s)[2] == "A")
     table = server.post_json("/api/tables", {"opponent": "person", "name": "Ann", "seed": seed})
     ann, bob = run.player("ann"), run.player("bob")
     with run.guard():
@@ -935,7 +934,7 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
                 games_seen.append(int(m.group(1)))
             if page.get_by_test_id("game-news").is_visible() and not news:
                 news.append(p.text("game-news"))
-                assert "begins at nothing" in news[0] and "reached" in news[0], news
+                assert "begins at nothing" in news[0] and "stopped at the goal" in news[0], news
                 opening = page.get_by_test_id("talk").locator("li.deal-start").inner_text()
                 assert f"(game {m.group(1)}, at nothing)" in opening, opening
                 shots.take(page, "au-cent-game-won")
@@ -998,7 +997,7 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
         assert replay_root.get_attribute("data-view") == "all"
         options = page.get_by_test_id("replay-deal-select").locator("option").all_inner_texts()
         assert len(options) == len(partie.deals) and all(", game " in o for o in options), options
-        assert "at nothing, a hundred up" in p.text("replay-what"), p.text("replay-what")
+        assert "Deal 1 (game 1, at nothing): " in p.text("replay-what"), p.text("replay-what")
         page.get_by_test_id("replay-last").click()
         settled = page.get_by_test_id("replay-settlement")
         assert settled.is_visible() and words in settled.inner_text(), settled.inner_text()

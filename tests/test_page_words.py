@@ -11,9 +11,9 @@ from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Dis
 from piquet.core.cards import mask_of, parse_card
 from piquet.core.deal import Deal, Phase
 from piquet.core.events import ELDER, GOOD, POINT, SCORE_KINDS, YOUNGER, AskValue, CallPoint, CallValue, Reply
-from piquet.core.observation import observe
+from piquet.core.observation import PartieContext, observe
 from piquet.core.partie import Partie
-from piquet.core.rules import AU_CENT
+from piquet.core.rules import AU_CENT, Game
 from piquet.talk.words import (
     SCORE_LABELS,
     action_words,
@@ -21,13 +21,20 @@ from piquet.talk.words import (
     cut_words,
     deal_by_label,
     deal_label,
+    deal_stopped_words,
+    deal_words,
     dealer_words,
+    declaration_button,
     declaration_words,
     discard_labels,
     discard_words,
+    game_news_words,
+    look_label,
     narrate,
     partie_headline,
+    play_label,
     prompt_words,
+    turn_words,
 )
 from piquet.web.protocol import options
 
@@ -181,3 +188,104 @@ def test_the_view_carries_the_headline_and_the_cut_in_words() -> None:
                                  None: "The partie is drawn."}[s["winner"]]
         assert v["cut"]["words"][0].startswith("The cut for deal (Law 4): You cut the ")
         assert v["cut"]["words"][-1].endswith("for the whole partie (Law 9).")
+
+
+def test_the_opening_of_a_deal() -> None:
+    """One sentence opens each deal, the same at the table, in the replay and at the terminal."""
+    you_a = {"A": "You", "B": "Bob"}
+    assert deal_words(PartieContext("A", "B", 1, 6, "rubicon"), you_a) == \
+        "Deal 1 of 6: Bob deals; you are elder hand."
+    assert deal_words(PartieContext("A", "A", 1, 4, "four-deal", multiplier=2), you_a) == \
+        "Deal 1 of 4, counting double: You deal; Bob is elder hand."
+    assert deal_words(PartieContext("A", "B", 1, 1, "au-cent", scores={"A": 0, "B": 0}, game_number=1), you_a) == \
+        "Deal 1 (game 1, at nothing): Bob deals; you are elder hand."
+    assert deal_words(PartieContext("B", "A", 5, 5, "au-cent", scores={"A": 45, "B": 30}, game_number=2),
+                      {"A": "Ann", "B": "You"}) == \
+        "Deal 5 (game 2, standing at you 30, Ann 45): Ann deals; you are elder hand."
+    assert deal_words(PartieContext("A", "A", 3, 6, "rubicon"), {"A": "Ann", "B": "Bob"}) == \
+        "Deal 3 of 6: Ann deals; Bob is elder hand."
+
+
+def test_the_view_opens_the_deal_in_words() -> None:
+    from test_web import make_table
+
+    table = make_table(21)
+    for seat, other in (("A", "B"), ("B", "A")):
+        v = table.view(seat)
+        dealer = v["partie"]["dealer"]
+        them = {"A": "Ann", "B": "Bob"}[other]
+        who = "You deal; Bob is elder hand." if dealer == seat else f"{them} deals; you are elder hand."
+        who = who.replace("Bob", them)
+        assert v["deal_words"] == f"Deal 1 of 6: {who}"
+
+
+def test_the_buttons_and_the_turn_in_words() -> None:
+    """What the page's buttons and status line say of the game: the server's words."""
+    assert [look_label(True, ELDER), look_label(True, YOUNGER), look_label(False, ELDER)] == [
+        "Look at them", "Look (both see them)", "Do not look"]
+    assert play_label(parse_card("KH")) == "Play the king of hearts"
+    assert [turn_words("You"), turn_words("Ann")] == ["Your turn.", "Ann's turn."]
+    point = DeclarePoint(m("AH", "KH", "QH", "JH", "8H"))
+    assert declaration_button(point, Phase.ELDER_POINT) == "Call: Point of five, making forty-nine in hearts"
+    assert declaration_button(point, Phase.YOUNGER_POINT) == "Declare: Point of five, making forty-nine in hearts"
+    assert declaration_button(DeclareSets((m("AS", "AH", "AC"),)), Phase.YOUNGER_RECKON_SETS) == "Reckon: Three aces"
+    assert [declaration_button(a, Phase.ELDER_POINT) for a in (DeclarePoint(0), DeclareSequences(()),
+                                                                 DeclareSets(()))] == [
+        "Declare no point (sink it)", "Declare no sequence (sink)", "Declare no quatorze or trio (sink)"]
+
+
+def test_the_look_and_the_forced_card_are_labelled_in_the_options() -> None:
+    """The options of the cards left carry their buttons' words; the one card that must be played its own, and
+    the prompt says so."""
+    rng = random.Random(3)
+    looked = forced = False
+    for seed in range(40):
+        deal = Deal.from_pack(list(range(32)) if seed == 0 else random.Random(seed).sample(range(32), 32))
+        while not deal.is_over:
+            role = deal.to_move
+            assert role is not None
+            obs = observe(deal, role)
+            opts = options(obs)
+            if obs.phase in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK):
+                looked = True
+                assert opts == [{"kind": "look", "look": True, "label": look_label(True, role)},
+                                {"kind": "look", "look": False, "label": "Do not look"}]
+            if obs.phase == Phase.PLAY and obs.lead >= 0 and len(opts[0]["cards"]) == 1:
+                forced = True
+                card = parse_card(opts[0]["cards"][0])
+                assert opts[0]["label"] == play_label(card)
+                assert prompt_words(obs, "Bob").endswith(f": you must play the {play_label(card)[9:]}.")
+            elif obs.phase == Phase.PLAY:
+                assert "label" not in opts[0]
+            deal.apply(obs.sample(rng))
+        if looked and forced:
+            break
+    assert looked and forced
+
+
+def test_nothing_to_declare_is_said_by_the_prompt() -> None:
+    deal = Deal(m("AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "AH", "KH", "QH", "JH"),
+                m("AC", "KC", "QC", "JC", "10C", "9C", "8C", "7C", "AD", "KD", "QD", "JD"),
+                [parse_card(c) for c in ("10H", "9H", "8H", "7H", "10D", "9D", "8D", "7D")])
+    deal.apply(Discard(m("JH")))
+    if deal.phase == Phase.ELDER_LOOK:
+        deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("JD")))
+    while deal.phase != Phase.ELDER_SETS:
+        deal.apply(next(iter(deal.legal_actions())))
+    obs = observe(deal, ELDER)
+    assert obs.legal_count() == 1  # no quatorze, no trio
+    assert prompt_words(obs, "Bob") == "You have no quatorze or trio to declare."
+
+
+def test_a_game_won_in_words() -> None:
+    """At Piquet au cent: the band after a game was won, and the last deal's panel (p. 20)."""
+    game = Game(number=1, first_deal=0, last_deal=2, scores={"A": 107, "B": 33}, winner="A", double=True)
+    deal = Deal.from_pack(list(range(32)))  # no game won in it: nothing told of what reached the goal
+    names = {"A": "You", "B": "Bob"}
+    assert game_news_words(game, deal, 3, names) == (
+        "Deal 3 stopped at the goal: You reach one hundred and seven: game 1 to you, 107 to 33; a double game: "
+        "Bob had not fifty (p. 20). Game 2 begins at nothing.")
+    assert deal_stopped_words(game, deal, {"A": "Ann", "B": "You"}) == (
+        "The deal stopped there: Ann reaches one hundred and seven: game 1 to Ann, 107 to 33; a double game: you "
+        "had not fifty (p. 20).")

@@ -11,10 +11,11 @@ from piquet.core.cards import HEARTS, SUIT_MASKS, CardSet, card, parse_card
 from piquet.core.deal import Deal, IllegalAction, Phase
 from piquet.core.events import ELDER, YOUNGER
 from piquet.core.observation import Observation, observe
-from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.partie import Partie
+from piquet.core.state import seed_cut
 from piquet.players.base import Player, RandomPlayer, SimplePlayer, choose_discard
 from piquet.players.levels import LEVEL_NAMES, make_player
-from piquet.players.runner import GameListener, PartieRunner, cut_rng, deal_rng, play_deal
+from piquet.players.runner import GameListener, PartieRunner, deal_rng, play_deal
 from piquet.records.record import record_of, replay
 
 
@@ -202,7 +203,7 @@ def test_a_seed_deals_the_same_cards_again() -> None:
 
     assert dealt(42) == dealt(42)
     assert dealt(42) != dealt(43)
-    assert cut_for_deal(cut_rng(5)) == cut_for_deal(cut_rng(5))
+    assert seed_cut(5) == seed_cut(5)
     # Each deal's shuffle depends on the seed and the deal's index only.
     assert Deal.shuffled(deal_rng(42, 3)).dealt == Deal.shuffled(deal_rng(42, 3)).dealt
     assert Deal.shuffled(deal_rng(42, 3)).dealt != Deal.shuffled(deal_rng(42, 4)).dealt

@@ -16,7 +16,7 @@ import pytest
 from piquet.core.actions import PLAYS, Discard
 from piquet.core.cards import parse_card, rank_of
 from piquet.core.deal import IllegalAction
-from piquet.core.partie import Partie, cut_for_deal, first_dealer_after_cut
+from piquet.core.partie import Partie, first_dealer_after_cut
 from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, Rules, rules_named
 from piquet.core.state import (
     CHANCE,
@@ -30,6 +30,7 @@ from piquet.core.state import (
     Stage,
     cut_rng,
     deal_rng,
+    seed_cut,
 )
 from piquet.players.base import Player, RandomPlayer, SimplePlayer
 from piquet.players.runner import PartieRunner, choice_of, play_action
@@ -58,13 +59,24 @@ def test_equal_ranks_cut_again() -> None:
     assert state.cuts == [Cut(AS, AH), Cut(SEVEN_H, KS)]
 
 
+def old_cut(seed: int) -> tuple[int, int, str]:
+    """The cut for deal as it was made before the state machine (the reference): two cards from
+    ``cut_rng(seed)``, again while their ranks are equal; the higher wins (Law 4)."""
+    rng = cut_rng(seed)
+    while True:
+        a, b = rng.sample(range(32), 2)
+        if rank_of(a) != rank_of(b):
+            return a, b, "A" if rank_of(a) > rank_of(b) else "B"
+
+
 def test_the_seed_cuts_as_it_always_did() -> None:
-    """``SeedChance`` draws the cut from ``cut_rng(seed)`` as ``cut_for_deal`` does, equal ranks again."""
+    """``SeedChance`` draws the cut from ``cut_rng(seed)`` as the cut for deal always was (two cards sampled,
+    equal ranks again), and ``seed_cut`` is its deciding cut: records and tables rebuilt from them depend on it."""
     again = 0
     for seed in range(300):
         state = PartieState(RUBICON, SeedChance(seed))
         done = state.run_chance()
-        assert state.cut == cut_for_deal(cut_rng(seed)) and done == state.cuts
+        assert state.cut == seed_cut(seed) == old_cut(seed) and done == state.cuts
         assert all(rank_of(c.a) == rank_of(c.b) for c in done[:-1])
         again += len(done) > 1
     assert again > 0  # some seeds cut equal ranks first
@@ -180,7 +192,7 @@ def test_the_actions_read_like_the_calls() -> None:
 
 def old_runner(players: dict[str, Player], seed: int, rules: Rules) -> Partie:
     """The loop ``PartieRunner`` ran before the state machine, as it was (the reference)."""
-    a, b, winner = cut_for_deal(cut_rng(seed))
+    a, b, winner = old_cut(seed)
     deals = players[winner].choose_deal(True) if rules.higher_cut_chooses else True
     dealer = first_dealer_after_cut(rules, winner, deals)
     modes = rules.deal_modes

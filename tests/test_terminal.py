@@ -123,6 +123,10 @@ def test_a_whole_partie_against_the_simple_player(monkeypatch: pytest.MonkeyPatc
         assert shown in out
     assert ENDING.search(out)
     assert "Traceback" not in out and "Not allowed" not in out
+    # What the hand holds, before a call, in the narrator's words (``item_words``) and the cards.
+    assert re.search(r"Your point: point of \w+, making [\w-]+ in (spades|hearts|clubs|diamonds) \((\w+ ?)+\)\.",
+                     out), out
+    assert "Deal 1 of 6: " in out and ("is elder hand." in out or "you are elder hand." in out)
 
 
 def test_the_table_talk_is_told_in_the_game_words(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,7 +152,7 @@ def test_a_partie_through_standard_input(monkeypatch: pytest.MonkeyPatch, capsys
     monkeypatch.setattr("builtins.input", Person(Tee()))
     assert run_play(args("--seed", "5", "--record", str(path), "--rules", "four-deal")) == 0
     out = console_out.getvalue() + capsys.readouterr().out
-    assert "Deal 1 of 4 · counts double" in out
+    assert "Deal 1 of 4, counting double: " in out
     assert "In the partie (×2)" in out
     assert ENDING.search(out)
     record = load_record(path)

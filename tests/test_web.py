@@ -41,10 +41,11 @@ from piquet.core.events import (
     Play,
     Show,
 )
-from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.partie import Partie
 from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, Rules, rules_named
+from piquet.core.state import seed_cut
 from piquet.players.levels import make_player
-from piquet.players.runner import cut_rng, deal_rng
+from piquet.players.runner import deal_rng
 from piquet.records.record import PartieRecord, replay
 from piquet.web import app as web_app
 from piquet.web.app import create_app
@@ -152,7 +153,7 @@ class HiddenChecker:
     against the deal before, ``cut`` against the cut for deal (public)."""
 
     def __init__(self, seed: int, rules: Rules = RUBICON) -> None:
-        a, b, winner = cut_for_deal(cut_rng(seed))
+        a, b, winner = seed_cut(seed)
         self.cut = {"A": card_name(a), "B": card_name(b), "winner": winner, "lower_deals": not rules.higher_cut_chooses}
         self.checked: set[tuple[int, str]] = set()  # shared objects checked already, by id and seat
         self.kept: list[object] = []  # those objects, kept so that their ids stay theirs
@@ -504,6 +505,7 @@ def test_the_checker_sees_a_leak() -> None:
                                           "segments": []}]},
                  {"options": [{"kind": "play", "cards": [hidden]}]},
                  {"prompt": f"Trick one of twelve: play to the {card_words(parse_card(hidden))}."},
+                 {"deal_words": f"Deal 1 of 6: Bob deals, holding the {card_words(parse_card(hidden))}."},
                  {"table_trick": {"number": 1, "winner": None, "plays": [{"seat": "B", "role": "younger",
                                                                          "card": hidden}]}},
                  {"cut": {**v["cut"], "words": [f"Bob cut the {card_words(parse_card(hidden))}."]}},
@@ -545,7 +547,7 @@ def test_view_shape() -> None:
     for key in ("role", "phase", "to_move", "dealt", "hand", "discard", "taken", "seen_left", "stock_left",
                 "max_discard", "lead", "trick", "tricks_won", "scores", "events", "partie", "seat", "players",
                 "status", "my_turn", "options", "deal_history", "settlement", "last_trick", "last_deal", "prompt",
-                "score_labels", "table_trick"):
+                "score_labels", "table_trick", "deal_words", "turn", "game_news"):
         assert key in v, key
     assert v["my_turn"] and v["options"] == [{
         "kind": "discard", "min": 1, "max": 5, "label": "Discard one to five cards",
@@ -553,9 +555,11 @@ def test_view_shape() -> None:
     assert v["prompt"] == "You are elder hand: discard one to five cards and take in as many (Law 21)."
     assert v["score_labels"]["sets"] == "Quatorzes and trios" and list(v["score_labels"]) == list(SCORE_KINDS)
     assert v["table_trick"] is None  # no card played yet
+    assert v["turn"] == "Your turn." and v["game_news"] is None
     assert v["phase"] == "elder_discard" and len(v["hand"]) == 12
     other = table.view("B" if seat == "A" else "A")
     assert not other["my_turn"] and other["options"] == []
+    assert other["turn"] == f"{v['players'][seat]}'s turn."
     assert v["players"] == {"A": "Ann", "B": "Bob"} and v["status"] == "playing"
     assert v["partie"]["dealer"] == table.partie.first_dealer == table.state.dealer
     # A declaration's options are ACTIONs, the strongest first, nothing last.
@@ -567,8 +571,9 @@ def test_view_shape() -> None:
     s = table.to_move()
     assert s is not None
     opts = table.view(s)["options"]
-    assert opts[-1] == {"kind": "point", "cards": [], "label": "No point"}
+    assert opts[-1] == {"kind": "point", "cards": [], "label": "No point", "button": "Declare no point (sink it)"}
     assert all(o["label"].startswith("Point of ") for o in opts[:-1]), opts
+    assert all(o["button"] == f"Call: {o['label']}" for o in opts[:-1]), opts
     assert all(decode_action(o) in list(table.observation(s).legal_actions()) for o in opts)
 
 
@@ -637,7 +642,7 @@ def check_log(seat: str, log: list[Message], seed: int, record_json: str, person
     """
     final = replay(PartieRecord.from_json(record_json))
     rules = final.rules
-    allowed = allowed_by_version(record_json, choices_before_deal(final, cut_for_deal(cut_rng(seed))[2], persons))
+    allowed = allowed_by_version(record_json, choices_before_deal(final, seed_cut(seed)[2], persons))
     checker = HiddenChecker(seed, rules)
     version = 0
     for msg in log:
@@ -815,7 +820,7 @@ def test_bad_messages_are_refused_and_nothing_changes(client: TestClient, db: st
 
 def choose_to_deal(client: TestClient, t: dict[str, Any]) -> int:
     """If a person won the cut, he chooses to deal (Law 4), through his own socket; the version after it."""
-    winner = cut_for_deal(cut_rng(PartieRecord.from_json(stored_record(client, t)).seed or 0))[2]
+    winner = seed_cut(PartieRecord.from_json(stored_record(client, t)).seed or 0)[2]
     link = "url" if winner == "A" else "invite"
     if link not in t:
         return 0
@@ -839,7 +844,7 @@ def stored_record(client: TestClient, t: dict[str, Any]) -> str:
 
 def seed_where(elder: str) -> int:
     """A seed whose cut makes ``elder`` the elder hand of the first deal (the winner of the cut deals)."""
-    return next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] != elder)
+    return next(s for s in range(100) if seed_cut(s)[2] != elder)
 
 
 def test_two_sockets_of_one_seat_cannot_both_act(client: TestClient, db: str) -> None:
@@ -1140,7 +1145,7 @@ def test_the_dealer_may_deal_by_threes(winner_deals: bool) -> None:
 
 def test_the_computer_who_wins_the_cut_deals() -> None:
     """"The player who cuts the higher card should elect to deal" (p. 108): no choice phase, no version."""
-    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "B")
+    seed = next(s for s in range(100) if seed_cut(s)[2] == "B")
     seats = {"A": Seat("human", "Ann"), "B": Seat("computer", "Bot", "simple")}
     table = Table.new("t", seats, seed, RUBICON)
     assert table.choosing is None and table.version == 0 and table.partie.dealer(0) == "B"
@@ -1153,7 +1158,7 @@ def test_a_computer_chooses_as_at_the_terminal() -> None:
     same again when the table is rebuilt from its record."""
     seen: set[tuple[str, int]] = set()
     for seed in range(40):
-        winner = cut_for_deal(cut_rng(seed))[2]
+        winner = seed_cut(seed)[2]
         seats = {s: Seat("computer", f"Bot {s}", "random") for s in "AB"}
         table = Table.new("t", seats, seed, RUBICON)
         player = make_player("random", table._seed_of(winner))
@@ -1180,7 +1185,7 @@ def test_the_dealer_chooses_threes_over_the_websocket(client: TestClient, db: st
     """Ann wins the cut and lets Bob deal (Law 4); Bob deals by threes (Law 9).  Before the deal both see the
     cut and nothing else; the choice waiting for Bob survives the table's leaving memory; the cards are then
     the seed's dealt by threes, and every message is checked for hidden cards."""
-    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "A")
+    seed = next(s for s in range(100) if seed_cut(s)[2] == "A")
     t = new_table(client, opponent="person", name="Ann", seed=seed)
     logs: dict[str, list[Message]] = {"A": [], "B": []}
     with client.websocket_connect(ws_path(t)) as wa:
@@ -1233,7 +1238,7 @@ def test_the_dealer_chooses_threes_over_the_websocket(client: TestClient, db: st
 
 
 def test_the_choice_over_the_websocket(client: TestClient, db: str) -> None:
-    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "A")
+    seed = next(s for s in range(100) if seed_cut(s)[2] == "A")
     t = new_table(client, opponent="computer", level="random", name="Ann", seed=seed)
     with client.websocket_connect(ws_path(t)) as ws:
         first = receive(ws)

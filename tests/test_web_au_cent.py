@@ -23,9 +23,8 @@ with warnings.catch_warnings():
 from piquet.core.actions import Action, Discard
 from piquet.core.events import ELDER, GAME, PLAY, YOUNGER
 from piquet.core.observation import Observation
-from piquet.core.partie import cut_for_deal
 from piquet.core.rules import RUBICON, rules_named
-from piquet.players.runner import cut_rng
+from piquet.core.state import seed_cut
 from piquet.records.record import PartieRecord, replay
 from piquet.talk.words import discard_labels, number_words, settlement_words
 from piquet.web.rewind import replay_frames
@@ -55,7 +54,7 @@ CARTE_BLANCHE_SEED = 8280
 
 def seed_where(younger: str) -> int:
     """A seed whose cut makes ``younger`` the dealer of the first deal at Piquet au cent: the lower cut (p. 16)."""
-    return next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] != younger)
+    return next(s for s in range(100) if seed_cut(s)[2] != younger)
 
 
 def states(log: list[Message]) -> list[dict[str, Any]]:
@@ -77,7 +76,7 @@ def test_a_partie_of_au_cent_through_the_websocket(client: TestClient, db: str) 
     final = replay(record)
     assert final.rules == rules_named(SPEC) and final.is_finished and final.deal_by == 2
     # The lower cut deals, and nobody was asked (p. 16): the first state is the first deal's.
-    a, b, winner = cut_for_deal(cut_rng(seed))
+    a, b, winner = seed_cut(seed)
     views = states(log)
     first = views[0]
     assert first["phase"] != "cut" and final.first_dealer != winner and first["partie"]["dealer"] == final.first_dealer
@@ -147,6 +146,16 @@ def test_a_deal_stops_at_a_hundred_and_the_next_begins_a_new_game(client: TestCl
         assert [e["kind"] for e in ld["events"]][-1] == "game"  # nothing after the game was won
         assert v["partie"]["scores"] == {"A": 0, "B": 0}  # a new game, at nothing
         assert v["game"]["number"] == v["game"]["games"][-1]["number"] + 1
+        # The band and the last deal's panel say it in the narrator's words, "you" for the seat (p. 20).
+        winner = "You" if seats[role] == v["seat"] else v["players"][seats[role]]
+        reach = "reach" if winner == "You" else "reaches"
+        assert v["game_news"].startswith(f"Deal {ld['deal_number']} stopped at the goal: {winner} {reach} "), v
+        assert v["game_news"].endswith(f"Game {v['game']['number']} begins at nothing."), v["game_news"]
+        assert ld["game_words"].startswith(f"The deal stopped there: {winner} {reach} "), ld
+        assert ("a double game" in ld["game_words"]) == double
+        assert v["deal_words"] == f"Deal {ld['deal_number'] + 1} (game {v['game']['number']}, at nothing): " + (
+            "You deal;" if v["partie"]["dealer"] == v["seat"] else f"{v['players'][v['partie']['dealer']]} deals;"
+        ) + v["deal_words"].split(";", 1)[1]
     # A deal stopped in the play has fewer than twenty-four cards played, and no more tricks.
     stopped = [d for d in final.deals if d.game_won is not None]
     assert any(sum(1 for e in d.events if e.kind == PLAY) < 24 for d in stopped)
@@ -196,7 +205,7 @@ def test_the_younger_may_keep_all_at_au_cent(client: TestClient, db: str) -> Non
 
 def test_the_younger_must_discard_at_rubicon(client: TestClient, db: str) -> None:
     """At rubicon an empty discard from the younger is refused (Laws 22, 34), and nothing changes."""
-    seed = next(s for s in range(100) if cut_for_deal(cut_rng(s))[2] == "B")  # the computer wins the cut, deals
+    seed = next(s for s in range(100) if seed_cut(s)[2] == "B")  # the computer wins the cut, deals
     t = new_table(client, opponent="computer", level="simple", rules="rubicon", name="Ann", seed=seed)
     with client.websocket_connect(ws_path(t)) as ws:
         msg = until_my_turn(ws, [])
@@ -359,7 +368,7 @@ def test_the_replay_of_an_au_cent_partie(client: TestClient, db: str) -> None:
         1 + sum(1 for x in final.games() if x.last_deal < i) for i in range(len(final.deals))]
     assert all(d["of"] is None for d in doc["deals"])
     words = [" ".join(ln["text"] for ln in f["lines"]) for f in frames]
-    assert frames[0]["lines"][0]["text"].startswith("Deal 1, game 1 (at nothing, a hundred up): ")
+    assert frames[0]["lines"][0]["text"].startswith("Deal 1 (game 1, at nothing): ")
     for x in final.games():
         ended = next(w for w, f in zip(words, frames, strict=True) if f"Deal {x.last_deal + 1} is over" in w)
         assert "reaches" in ended and f"wins the game, {x.scores[x.winner]} to" in ended

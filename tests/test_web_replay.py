@@ -27,9 +27,9 @@ with warnings.catch_warnings():
 from piquet.core.cards import card_name, card_words, cards_of
 from piquet.core.deal import Deal
 from piquet.core.events import ELDER, SCORE_KINDS, YOUNGER
-from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.partie import Partie
 from piquet.core.rules import FOUR_DEAL, RUBICON
-from piquet.players.runner import cut_rng
+from piquet.core.state import seed_cut
 from piquet.records.record import PartieRecord, replay
 from piquet.web.protocol import view
 from piquet.web.rewind import replay_frames
@@ -331,7 +331,7 @@ def test_a_finished_partie_over_http(client: TestClient, db: str) -> None:
     version, record = stored(db, t["table"])
     final = replay(PartieRecord.from_json(record))
     actions = sum(len(d.history) for d in final.deals)
-    a, b, winner = cut_for_deal(cut_rng(17))
+    a, b, winner = seed_cut(17)
     for url in (f"/api/tables/{t['table']}/replay", f"/api/tables/{t['table']}/replay?token=not-a-token",
                 f"/api/tables/{t['table']}/replay?token={t['token']}"):
         r = client.get(url)

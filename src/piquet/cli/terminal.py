@@ -36,7 +36,6 @@ from piquet.core.cards import (
     FULL_PACK,
     HEARTS,
     SUIT_MASKS,
-    SUIT_NAMES,
     Card,
     CardError,
     Mask,
@@ -52,10 +51,7 @@ from piquet.core.cards import (
 from piquet.core.combinations import (
     point_key,
     sequence_key,
-    sequence_name,
     set_key,
-    set_name,
-    suit_of_mask,
 )
 from piquet.core.deal import IllegalAction, Phase, full_declarations
 from piquet.core.events import (
@@ -75,14 +71,18 @@ from piquet.players.base import DECLARING, Player, SimplePlayer
 from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
 from piquet.players.runner import GameListener, PartieRunner, new_seed
 from piquet.records.record import RecordError, load_record, record_of, replay
-from piquet.records.replay import deal_games, game_won_words, tally_words
+from piquet.records.replay import deal_games, tally_words
 from piquet.talk.words import (
     SCORE_LABELS,
+    YOU,
     Cards,
     Line,
     Narrator,
     cut_words,
+    deal_words,
     dealer_words,
+    game_won_words,
+    item_words,
     narrate,
     number_words,
     partie_headline,
@@ -396,7 +396,7 @@ class TerminalTable(GameListener):
         else:
             verb, default = "Reckon", "reckon " + ("it" if len(items) == 1 else "them")
         if not again:
-            what = _describe_items(category, items, self.cards)
+            what = "; ".join(f"{item_words(category, m)} ({self.cards(m)})" for m in items)
             if category == POINT:
                 self.say()
                 self.show_hand(obs)
@@ -508,29 +508,25 @@ class TerminalTable(GameListener):
 
     def deal_started(self, partie: Partie) -> None:
         index = len(partie.deals) - 1
-        dealer = partie.dealer(index)
-        mult = partie.rules.multiplier(index)
         elder_seat = partie.seat(index, ELDER)
         self.role_names = (self.name(elder_seat), self.name(partie.seat(index, YOUNGER)))
         self.human_role = partie.role(index, self.me)
         self.narrator = Narrator(self.role_names)
         self.told = 0
         self.say()
-        you = f"{self.we('are', 'is', start=False)} {'elder' if elder_seat == self.me else 'younger'} hand"
-        deals = self.we("deal", "deals") if dealer == self.me else f"{self.name(self.them)} deals"
         context = partie.context(self.me)
         s = context.scores
+        opening = escape(deal_words(context, {self.me: self.acting or YOU, self.them: self.name(self.them)}))
         if partie.rules.partie_of_games:
             game = deal_games(partie)[index]
             self.console.rule(f"[bold]Game {game.number} · deal {game.deal}[/] · deal {index + 1} of the partie")
             if game.deal == 1:
                 self.say(f"Game {game.number} begins, a hundred up: both players at nothing (p. 20).",
                          style="bold")
-            self.say(f"{deals}; {you}.   Game {game.number}: {self.game_line(s, context.games)}")
+            self.say(f"{opening}   Game {game.number}: {self.game_line(s, context.games)}")
         else:
-            double = " · counts double" if mult > 1 else ""
-            self.console.rule(f"[bold]Deal {index + 1} of {partie.deals_needed}[/]{double}")
-            self.say(f"{deals}; {you}.   Partie: {self.name(self.me)} {s[self.me]} · "
+            self.console.rule()
+            self.say(f"{opening}   Partie: {self.name(self.me)} {s[self.me]} · "
                      f"{self.name(self.them)} {s[self.them]}")
         if partie.deals[-1].history:
             self.say("The deal so far:", style="italic")
@@ -738,21 +734,6 @@ def _declaration(category: int, cards: Mask) -> Action:
     for c in cards_of(cards):
         by_rank[rank_of(c)] = by_rank.get(rank_of(c), 0) | 1 << c
     return DeclareSets(tuple(by_rank.values()))
-
-
-def _describe_items(category: int, items: Sequence[Mask], show: Callable[[Mask], str]) -> str:
-    """``five cards in hearts, making forty-nine (AH KH QH JH 8H)``."""
-    parts = []
-    for m in items:
-        if category == POINT:
-            n, value = point_key(m)
-            suit = SUIT_NAMES[suit_of_mask(m) or 0]
-            parts.append(f"{number_words(n)} cards in {suit}, making {number_words(value)} ({show(m)})")
-        elif category == SEQUENCES:
-            parts.append(f"{sequence_name(m)} in {SUIT_NAMES[suit_of_mask(m) or 0]} ({show(m)})")
-        else:
-            parts.append(f"{set_name(m)} ({show(m)})")
-    return "; ".join(parts)
 
 
 def _below_call(obs: Observation, category: int, best: Mask) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from piquet.core.cards import Card, Mask, rank_of
+from piquet.core.cards import Card, Mask
 from piquet.core.deal import Deal, deal_from_pack
 from piquet.core.events import ELDER, YOUNGER
 from piquet.core.observation import Observation, PartieContext, observe
@@ -20,18 +20,6 @@ from piquet.core.rules import RUBICON, SEATS, Game, Rules, Settlement
 
 def other_seat(seat: str) -> str:
     return "B" if seat == "A" else "A"
-
-
-def cut_for_deal(rng: random.Random) -> tuple[Card, Card, str]:
-    """Each player cuts a card; the higher (ace high) has the choice of deal (Law 4).
-
-    Cards of equal rank cut again.  Returns the cards cut by A and B and the winner (the higher card);
-    at Piquet au cent the other, who cut the lower card, deals (p. 16): see ``first_dealer_after_cut``.
-    """
-    while True:
-        a, b = rng.sample(range(32), 2)
-        if rank_of(a) != rank_of(b):
-            return a, b, "A" if rank_of(a) > rank_of(b) else "B"
 
 
 def first_dealer_after_cut(rules: Rules, winner: str, winner_deals: bool = True) -> str:

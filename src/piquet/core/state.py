@@ -145,7 +145,7 @@ class Chance(Protocol):
 
 class SeedChance:
     """The seed's chance: cut ``attempt`` is the ``attempt``-th draw of ``cut_rng(seed)``, deal ``index`` is
-    shuffled by ``deal_rng(seed, index)`` -- the streams ``cut_for_deal`` and ``PartieRunner`` always used."""
+    shuffled by ``deal_rng(seed, index)`` -- the streams the cut and ``PartieRunner`` always used."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -219,7 +219,7 @@ class PartieState:
 
     @property
     def cut(self) -> tuple[Card, Card, str] | None:
-        """The deciding cut: the cards of A and B and who cut the higher (as ``cut_for_deal``), once made."""
+        """The deciding cut: the cards of A and B and who cut the higher (Law 4), once made."""
         if not self.cuts or self.cuts[-1].winner is None:
             return None
         last = self.cuts[-1]
@@ -398,7 +398,18 @@ class PartieState:
         return self.partie.settlement()
 
 
+def seed_cut(seed: int) -> tuple[Card, Card, str]:
+    """The deciding cut of the partie of ``seed`` (Law 4): the cards of A and B and who cut the higher, as
+    ``PartieState.from_seed(seed)`` cuts them, equal ranks cutting again (a table rebuilt from its record
+    tells the cut by this)."""
+    state = PartieState.from_seed(seed)
+    state.run_chance()
+    cut = state.cut
+    assert cut is not None
+    return cut
+
+
 __all__ = [
     "CHANCE", "Chance", "ChooseDeal", "Cut", "DealBy", "PartieAction", "PartieError", "PartieState", "SeedChance",
-    "Shuffle", "Stage", "cut_rng", "deal_rng", "shuffle_of",
+    "Shuffle", "Stage", "cut_rng", "deal_rng", "seed_cut", "shuffle_of",
 ]

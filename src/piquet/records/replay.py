@@ -20,31 +20,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from piquet.core.cards import SUIT_MASKS, Mask, card_words, cards_of, format_cards
-from piquet.core.combinations import sequence_name
+from piquet.core.cards import SUIT_MASKS, Mask, cards_of, format_cards
 from piquet.core.deal import Deal, Phase
 from piquet.core.events import (
     ELDER,
-    S_CARDS,
-    S_CARTE_BLANCHE,
-    S_PIQUE,
-    S_PLAY,
-    S_POINT,
-    S_REPIQUE,
-    S_SEQUENCES,
-    S_SETS,
     SCORE_KINDS,
     YOUNGER,
     Exchange,
-    GameWon,
-    Play,
-    Score,
-    Trick,
 )
-from piquet.core.partie import Partie, other_seat
+from piquet.core.partie import Partie
 from piquet.core.rules import Game
 from piquet.records.record import PartieRecord, RecordError, load_record, replay
-from piquet.talk.words import Cards, Narrator, number_words, settlement_words, verb
+from piquet.talk.words import Cards, Narrator, game_won_words, number_words, settlement_words, verb
 
 #: Score-card rows, in the order of the score kinds (Law 67).
 _ROWS = ("carte blanche", "point", "sequences", "quatorzes and trios", "play", "the cards", "pique", "repique")
@@ -88,53 +75,6 @@ def deal_games(partie: Partie) -> list[DealGame]:
         if i in won:
             number, first = number + 1, i + 1
     return out
-
-
-def reaching_words(deal: Deal) -> str:
-    """What took the winner of a game to the goal, the score last counted in Law 67's order: ``the point``,
-    ``the lead of the knave of hearts at trick 5``, ``a quatorze``; empty if the deal won no game."""
-    events = deal.events
-    at = next((i for i in range(len(events) - 1, -1, -1) if type(events[i]) is GameWon), None)
-    found = next((i for i in range(at - 1, -1, -1) if type(events[i]) is Score), None) if at is not None else None
-    if found is None:
-        return ""
-    score = events[found]
-    assert isinstance(score, Score)
-    kind = score.component
-    if kind == S_PLAY:
-        before = next(e for e in reversed(events[:found]) if type(e) in (Play, Trick))
-        if isinstance(before, Play):  # the score follows the card led (Law 65)
-            return f"the lead of the {card_words(before.card)} at trick {before.trick}"
-        assert isinstance(before, Trick)
-        card = card_words(before.lead if before.leader == before.winner else before.follow)
-        last = " and the last trick" if before.number == 12 else ""
-        return f"the {card} winning trick {before.number}{last}"
-    if kind == S_SEQUENCES and score.cards:
-        return f"a {sequence_name(score.cards)}"
-    if kind == S_SETS:
-        return "a quatorze" if score.points == 14 else "a trio"
-    if kind == S_CARDS:
-        return "the capot" if score.points == 40 else "the cards"
-    return {S_CARTE_BLANCHE: "the carte blanche", S_POINT: "the point", S_SEQUENCES: "the sequences",
-            S_PIQUE: "the pique", S_REPIQUE: "the repique"}.get(kind, "the last score")
-
-
-def game_won_words(game: Game, deal: Deal, names: dict[str, str]) -> str:
-    """``Ann reaches one hundred and two on the point (Law 67): game 1 to Ann, 102 to 41; a double game:
-    Bob had not fifty (p. 20)``."""
-    winner, loser = names[game.winner], names[other_seat(game.winner)]
-    by = reaching_words(deal)
-    text = (f"{winner} {'reach' if winner == 'You' else 'reaches'} {number_words(game.scores[game.winner])}"
-            f"{f' on {by} (Law 67)' if by else ''}: game {game.number} to {_object(winner)}, "
-            f"{game.scores[game.winner]} to {game.scores[other_seat(game.winner)]}")
-    if game.double:
-        return f"{text}; a double game: {_object(loser)} had not fifty (p. 20)"
-    return f"{text} (p. 20)"
-
-
-def _object(name: str) -> str:
-    """A name inside a sentence: the person called "You" is "you"."""
-    return "you" if name == "You" else name
 
 
 def tally_words(games: Sequence[Game], names: dict[str, str]) -> str:
@@ -393,5 +333,5 @@ def run_replay(ns: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["DealGame", "breakdown", "deal_games", "game_won_words", "reaching_words", "run_replay", "scores_json",
+__all__ = ["DealGame", "breakdown", "deal_games", "run_replay", "scores_json",
            "tally_words"]

@@ -39,7 +39,7 @@ from piquet.core.cards import (
     format_cards,
 )
 from piquet.core.combinations import point_key, sequence_name, set_name, set_rank, suit_of_mask
-from piquet.core.deal import Phase
+from piquet.core.deal import Deal, Phase
 from piquet.core.events import (
     CATEGORIES,
     ELDER,
@@ -50,7 +50,10 @@ from piquet.core.events import (
     S_CARTE_BLANCHE,
     S_PIQUE,
     S_PLAY,
+    S_POINT,
     S_REPIQUE,
+    S_SEQUENCES,
+    S_SETS,
     SCORE_KINDS,
     SEQUENCES,
     SETS,
@@ -73,8 +76,8 @@ from piquet.core.events import (
     Show,
     Trick,
 )
-from piquet.core.observation import Observation
-from piquet.core.rules import Rules, Settlement
+from piquet.core.observation import Observation, PartieContext
+from piquet.core.rules import Game, Rules, Settlement
 
 _ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -435,10 +438,12 @@ def _example_events() -> list[Event]:
     return [CallPoint(ELDER, 5), AskValue(YOUNGER, 5), CallValue(ELDER, 49), Reply(YOUNGER, POINT, 0)]
 
 
-__all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "action_words", "card_name", "choice_prompt",
-           "cut_words", "deal_by_label", "deal_label", "dealer_words", "declaration_words", "discard_labels",
-           "discard_words", "item_words", "lines_json", "narrate", "number_words", "partie_headline", "prompt_words",
-           "settlement_words", "verb", "CATEGORIES"]
+__all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "YOU", "action_words", "card_name",
+           "choice_prompt", "cut_words", "deal_by_label", "deal_label", "deal_stopped_words", "deal_words",
+           "dealer_words", "declaration_button", "declaration_words", "discard_labels", "discard_words",
+           "game_news_words", "game_won_words", "item_words", "lines_json", "look_label", "narrate", "number_words",
+           "partie_headline", "play_label", "prompt_words", "reaching_words", "settlement_words", "turn_words", "verb",
+           "CATEGORIES"]
 
 
 def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rules, names: dict[str, str],
@@ -514,6 +519,25 @@ def cut_words(names: Mapping[str, str], cut: Mapping[str, Card], winner: str, lo
     return f"The cut for deal (Law 4): {_cap(cards)}. {verb(names[winner], 'has')} the choice of deal."
 
 
+def deal_words(context: PartieContext, names: Mapping[str, str]) -> str:
+    """The opening of a deal, who deals and who is elder hand (Laws 9, 16), told to the viewer ("You" in
+    ``names``, by seat): ``Deal 3 of 6: Ann deals; you are elder hand.``, ``Deal 1 of 4, counting double: You
+    deal; Ann is elder hand.``; at a game of so many up (Piquet au cent, p. 20) the game and how it stands:
+    ``Deal 4 (game 2, at nothing): ...``, ``Deal 5 (game 2, standing at you 45, Ann 30): ...``."""
+    dealer = context.dealer
+    elder = names[next(s for s in names if s != dealer)]
+    who = f"{verb(names[dealer], 'deals')}; {_named(elder)} {'are' if elder == YOU else 'is'} elder hand."
+    n = context.deal_number
+    if context.game_number:
+        s = context.scores
+        told = sorted(names, key=lambda k: names[k] != YOU)  # the viewer first
+        stands = ("at nothing" if not any(s.values()) else
+                  "standing at " + ", ".join(f"{_named(names[k])} {s.get(k, 0)}" for k in told))
+        return f"Deal {n} (game {context.game_number}, {stands}): {who}"
+    double = ", counting double" if context.multiplier > 1 else ""
+    return f"Deal {n} of {context.deals_in_partie}{double}: {who}"
+
+
 def _by_words(by: int) -> str:
     return "threes" if by == 3 else "twos"
 
@@ -553,6 +577,99 @@ def choice_prompt(which: str, mine: bool, other: str) -> str:
                 if mine else f"{other} deals, and is choosing whether to deal by twos or by threes (Law 9).")
     return ("You won the cut and have the choice (Law 4). Deal first, by two or by three cards at a time (Law 9)?"
             if mine else f"{other} won the cut and is choosing whether to deal first (Law 4).")
+
+
+# ---------------------------------------------------------------- the deal and the game, at the table
+
+
+def _other(seat: str) -> str:
+    return "B" if seat == "A" else "A"
+
+
+def reaching_words(deal: Deal) -> str:
+    """What took the winner of a game to the goal, the score last counted in Law 67's order: ``the point``,
+    ``the lead of the knave of hearts at trick 5``, ``a quatorze``; empty if the deal won no game."""
+    events = deal.events
+    at = next((i for i in range(len(events) - 1, -1, -1) if type(events[i]) is GameWon), None)
+    found = next((i for i in range(at - 1, -1, -1) if type(events[i]) is Score), None) if at is not None else None
+    if found is None:
+        return ""
+    score = events[found]
+    assert isinstance(score, Score)
+    kind = score.component
+    if kind == S_PLAY:
+        before = next(e for e in reversed(events[:found]) if type(e) in (Play, Trick))
+        if isinstance(before, Play):  # the score follows the card led (Law 65)
+            return f"the lead of the {card_words(before.card)} at trick {before.trick}"
+        assert isinstance(before, Trick)
+        card = card_words(before.lead if before.leader == before.winner else before.follow)
+        last = " and the last trick" if before.number == 12 else ""
+        return f"the {card} winning trick {before.number}{last}"
+    if kind == S_SEQUENCES and score.cards:
+        return f"a {sequence_name(score.cards)}"
+    if kind == S_SETS:
+        return "a quatorze" if score.points == 14 else "a trio"
+    if kind == S_CARDS:
+        return "the capot" if score.points == 40 else "the cards"
+    return {S_CARTE_BLANCHE: "the carte blanche", S_POINT: "the point", S_SEQUENCES: "the sequences",
+            S_PIQUE: "the pique", S_REPIQUE: "the repique"}.get(kind, "the last score")
+
+
+def game_won_words(game: Game, deal: Deal, names: Mapping[str, str]) -> str:
+    """``Ann reaches one hundred and two on the point (Law 67): game 1 to Ann, 102 to 41; a double game:
+    Bob had not fifty (p. 20)``."""
+    winner, loser = names[game.winner], names[_other(game.winner)]
+    by = reaching_words(deal)
+    text = (f"{verb(winner, 'reaches')} {number_words(game.scores[game.winner])}"
+            f"{f' on {by} (Law 67)' if by else ''}: game {game.number} to {_named(winner)}, "
+            f"{game.scores[game.winner]} to {game.scores[_other(game.winner)]}")
+    if game.double:
+        return f"{text}; a double game: {_named(loser)} had not fifty (p. 20)"
+    return f"{text} (p. 20)"
+
+
+def game_news_words(game: Game, deal: Deal, deal_number: int, names: Mapping[str, str]) -> str:
+    """The band over the deal after a game was won (Piquet au cent, p. 20): ``Deal 3 stopped at the goal: you
+    reach one hundred and seven on the point (Law 67): game 1 to you, 107 to 33 (p. 20). Game 2 begins at
+    nothing.``"""
+    return (f"Deal {deal_number} stopped at the goal: {game_won_words(game, deal, names)}. "
+            f"Game {game.number + 1} begins at nothing.")
+
+
+def deal_stopped_words(game: Game, deal: Deal, names: Mapping[str, str]) -> str:
+    """How a deal that won a game ended (p. 20): ``The deal stopped there: Ann reaches ...``."""
+    return f"The deal stopped there: {game_won_words(game, deal, names)}."
+
+
+def turn_words(name: str) -> str:
+    """Whose turn it is: ``Your turn.``, ``Ann's turn.``"""
+    return "Your turn." if name == YOU else f"{name}'s turn."
+
+
+def look_label(look: bool, role: int) -> str:
+    """A button of the cards left: ``Look at them`` (the elder: only he sees them, Law 33), ``Look (both see
+    them)`` (the younger, Law 36), ``Do not look``."""
+    if not look:
+        return "Do not look"
+    return "Look at them" if role == ELDER else "Look (both see them)"
+
+
+def play_label(card: Card) -> str:
+    """The button of the one card that may be played: ``Play the king of hearts``."""
+    return f"Play the {card_words(card)}"
+
+
+def declaration_button(action: DeclarePoint | DeclareSequences | DeclareSets, phase: Phase) -> str:
+    """A declaration's button: ``Call: Point of five, making forty-nine in hearts`` (the elder), ``Reckon:
+    Three aces`` (the younger where the elder called nothing), ``Declare: ...``; declaring nothing ``Declare
+    no point (sink it)``, ``Declare no sequence (sink)``."""
+    category, items = _declared(action)
+    if not items:
+        return "Declare no point (sink it)" if category == POINT else \
+            f"Declare no {('point', 'sequence', 'quatorze or trio')[category]} (sink)"
+    name = phase.name
+    how = "Call" if name.startswith("ELDER") else "Reckon" if "RECKON" in name else "Declare"
+    return f"{how}: {declaration_words(action)}"
 
 
 # ---------------------------------------------------------------- what may be done, in words
@@ -641,6 +758,13 @@ _NOW = {
 }
 
 
+#: The categories declared in each phase, where the hand may hold nothing to declare.
+_NOTHING_TO_DECLARE = {phase: ("point", "sequence", "quatorze or trio")[category] for category, phases in enumerate((
+    (Phase.ELDER_POINT, Phase.YOUNGER_POINT, Phase.YOUNGER_RECKON_POINT),
+    (Phase.ELDER_SEQUENCES, Phase.YOUNGER_SEQUENCES, Phase.YOUNGER_RECKON_SEQUENCES),
+    (Phase.ELDER_SETS, Phase.YOUNGER_SETS, Phase.YOUNGER_RECKON_SETS))) for phase in phases}
+
+
 def prompt_words(obs: Observation, other: str) -> str:
     """The phase of the deal in words, for the seat that observes it; ``other``: his adversary's name.
 
@@ -663,6 +787,8 @@ def prompt_words(obs: Observation, other: str) -> str:
         n = obs.stock_left
         return (f"You leave {_COUNTS[n]} card{'' if n == 1 else 's'} in the stock. Look at them? The elder sees "
                 "them too (Law 36).")
+    if p in _NOTHING_TO_DECLARE and mine and obs.legal_count() == 1:
+        return f"You have no {_NOTHING_TO_DECLARE[p]} to declare."
     if p in _NOW:
         yours, theirs = _NOW[p]
         return yours if mine else f"{other} {theirs}"
@@ -670,5 +796,8 @@ def prompt_words(obs: Observation, other: str) -> str:
         trick = f"Trick {number_words(obs.trick or 1)} of twelve"
         if not mine:
             return f"{trick}: {other} to {'play' if obs.lead >= 0 else 'lead'}."
+        forced = list(obs.legal_actions()) if obs.lead >= 0 and obs.legal_count() == 1 else []
+        if forced and isinstance(forced[0], PlayCard):  # following suit leaves one card (Law 59)
+            return f"{trick}: you must play the {card_words(forced[0].card)}."
         return f"{trick}: play to the {card_words(obs.lead)}." if obs.lead >= 0 else f"{trick}: your lead."
     return "The deal is over."

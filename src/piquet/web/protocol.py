@@ -37,12 +37,15 @@ Decisions taken where the spec leaves things open
 * **options** is always a list: ``[]`` when it is not the seat's turn; ``[{"kind": "discard",
   "min": 1, "max": n, "label", "labels"}]`` (``"min": 0`` for the younger at Piquet au cent,
   p. 17: he may send ``"cards": []``; ``"label"``: "Discard one to five cards", ``"labels"[k]``:
-  the button for k cards chosen, "Discard three"); ``[{"kind": "look"}]`` (answer with
-  ``{"kind": "look", "look": true|false}``); for a declaration every legal ACTION of that
-  category with its ``"label"`` ("Quint to a king in hearts and tierce major in spades"), the
-  strongest first (what the hand holds: the usual call) and declaring nothing last
-  (``{"kind": "point", "cards": [], "label": "No point"}``, ``{"kind": "sequences", "runs":
-  []}``, ``{"kind": "sets", "sets": []}``); ``[{"kind": "play", "cards": [...]}]``.  The
+  the button for k cards chosen, "Discard three"); ``[{"kind": "look", "look": true, "label": "Look
+  at them"}, {"kind": "look", "look": false, "label": "Do not look"}]`` (the younger's ``"Look (both
+  see them)"``; answer with ``{"kind": "look", "look": true|false}``); for a declaration every legal
+  ACTION of that category with its ``"label"`` ("Quint to a king in hearts and tierce major in
+  spades") and its ``"button"`` ("Call: Quint ...", "Reckon: Three aces", "Declare no point (sink
+  it)"), the strongest first (what the hand holds: the usual call) and declaring nothing last
+  (``{"kind": "point", "cards": [], "label": "No point", "button": ...}``, ``{"kind": "sequences",
+  "runs": []}``, ``{"kind": "sets", "sets": []}``); ``[{"kind": "play", "cards": [...]}]``, with
+  ``"label"`` ("Play the king of hearts") when following suit leaves one card.  The
   choices of deal carry their ``"label"`` too ("Deal by twos", "Let your adversary deal", "By
   threes").  A label is made by the narrator (``piquet.talk.words``) from the seat's own options
   only: it names no card the seat may not see.
@@ -53,7 +56,15 @@ Decisions taken where the spec leaves things open
   Law 67's order; ``"table_trick"``: the cards on the table, the card led to the trick in play
   (``"winner"`` null) or else the last trick completed until the next lead, as ``"last_trick"``,
   ``null`` before the play; the settlement's ``"headline"`` ("You win the partie.");
-  ``"cut"["words"]``: the cut and who deals, how (``cut_words``, ``dealer_words``).
+  ``"cut"["words"]``: the cut and who deals, how (``cut_words``, ``dealer_words``); ``"deal_words"``: the
+  deal's opening, who deals and who is elder hand (``deal_words``: "Deal 1 of 6: Ann deals; you are elder
+  hand.", at Piquet au cent "Deal 4 (game 2, at nothing): You deal; Ann is elder hand."), ``null`` before
+  the first deal; ``"turn"``: whose turn ("Your turn.", "Ann's turn."; ``null`` when nobody's);
+  ``"game_news"``: at Piquet au cent, through the deal after a game was won, who won it and how, and that
+  the next game begins at nothing (``game_news_words``), else ``null``; ``"last_deal"["game_words"]``: how
+  a deal that won a game stopped (``deal_stopped_words``), else ``null``.  Prompts say a card that must be
+  played ("Trick five of twelve: you must play the king of hearts.") and a category with nothing to
+  declare ("You have no sequence to declare.").
 * **Card order** in ACTIONs the server writes: suits spades, hearts, clubs, diamonds, high
   cards first; runs and sets best first.  Cards are read case-insensitively (``"10h"``,
   ``"Th"``); a card named twice, an empty run or set, a non-boolean ``look`` are ``malformed``.
@@ -80,7 +91,8 @@ Decisions taken where the spec leaves things open
 * ``"last_deal"`` (``null`` in the first deal): the finished deal before this one, public
   only: ``{"deal_number", "dealer", "roles", "multiplier", "scores": {seat: {kind: points}},
   "totals": {seat: points}, "counted": {seat: points in the partie}, "tricks_won": {seat: n},
-  "last_trick", "events", "game_won"}`` (its public events, as in ``Observation.to_json``;
+  "last_trick", "events", "game_won", "lines", "game_words"}`` (its public events, as in
+  ``Observation.to_json``;
   ``"game_won"``: ``null``, or at Piquet au cent ``{"seat", "score", "double"}`` when that deal
   stopped because a player reached a hundred).
 * **The rules** (any ``Rules``, named by ``rules.spec``, e.g. ``"au-cent+small-cards"``):
@@ -138,13 +150,20 @@ from piquet.talk.words import (
     cut_words,
     deal_by_label,
     deal_label,
+    deal_stopped_words,
+    deal_words,
     dealer_words,
+    declaration_button,
     declaration_words,
     discard_labels,
     discard_words,
+    game_news_words,
+    look_label,
     partie_headline,
+    play_label,
     prompt_words,
     settlement_words,
+    turn_words,
 )
 
 SEATS = ("A", "B")
@@ -336,17 +355,19 @@ def options(obs: Observation) -> list[dict[str, Any]]:
         return []
     p = obs.phase
     if p == Phase.PLAY:
-        return [{"kind": "play", "cards": [card_name(a.card) for a in obs.legal_actions()  # type: ignore[union-attr]
-                                           ]}]
+        cards = [a.card for a in obs.legal_actions()]  # type: ignore[union-attr]
+        forced = {"label": play_label(cards[0])} if len(cards) == 1 and obs.lead >= 0 else {}
+        return [{"kind": "play", "cards": [card_name(c) for c in cards], **forced}]
     if p in _DISCARDS:
         return [{"kind": "discard", "min": obs.min_discard, "max": obs.max_discard,
                  "label": discard_words(obs.min_discard, obs.max_discard), "labels": discard_labels(obs.max_discard)}]
     if p in _LOOKS:
-        return [{"kind": "look"}]
+        return [{"kind": "look", "look": look, "label": look_label(look, obs.role)} for look in (True, False)]
     category = _CATEGORY_OF[p]
     acts = list(legal_iter(p, obs.hand, obs.lead, obs.max_discard, obs.min_discard))
     acts.sort(key=lambda a: _declaration_order(category, a), reverse=True)
-    return [{**encode_action(a), "label": declaration_words(a)} for a in acts]  # type: ignore[arg-type]
+    return [{**encode_action(a), "label": declaration_words(a), "button": declaration_button(a, p)}  # type: ignore[arg-type]
+            for a in acts]
 
 
 def table_trick(obs: Observation, seats: tuple[str, str]) -> dict[str, Any] | None:
@@ -446,7 +467,10 @@ def last_deal_told(partie: Partie, index: int, seat: str, names: Mapping[str, st
     if key not in told:
         seats = (partie.seat(index, ELDER), partie.seat(index, YOUNGER))
         lines = seat_lines(observe(deal, partie.role(index, seat)), names, seats, seat)[0]
-        told[key] = {**deal_summary(partie, index), "lines": lines}
+        won = next((g for g in partie.games() if g.last_deal == index), None) if deal.game_won else None
+        you = {s: "You" if s == seat else names.get(s, s) for s in SEATS}
+        told[key] = {**deal_summary(partie, index), "lines": lines,
+                     "game_words": None if won is None else deal_stopped_words(won, deal, you)}
     return told[key]
 
 
@@ -639,7 +663,13 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["deal_history"] = done.history + (_history(partie, counted, after, games, index, index + 1)
                                         if deal.is_over else [])
     other = "B" if seat == "A" else "A"
+    you = {seat: "You", other: names[other]}
     v["prompt"] = prompt_words(obs, names[other])
+    v["deal_words"] = deal_words(context, you)
+    v["turn"] = None if obs.to_move is None else turn_words(you[seats[obs.to_move]])
+    won = partie.deals[index - 1].game_won if index >= 1 and not finished else None
+    v["game_news"] = None if won is None else game_news_words(
+        next(g for g in games if g.last_deal == index - 1), partie.deals[index - 1], index, you)
     v["score_labels"] = SCORE_LABELS
     if finished:
         # Never rules.settle at au cent: a partie of games is settled by its games (p. 20).
@@ -648,7 +678,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
         v["settlement"] = {
             "winner": s.winner, "points": s.points_won, "rubicon": s.rubicon, "scores": dict(after[-1]),
             "tally": dict(s.tally), "words": settlement_words(s, after[-1], rules, names, played, needed),
-            "headline": partie_headline(s.winner, {seat: "You", other: names[other]}),
+            "headline": partie_headline(s.winner, you),
         }
     else:
         v["settlement"] = None
@@ -662,10 +692,9 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["levels"] = dict(levels or {})
     v["cut"] = None
     if cut is not None:
-        told = {seat: "You", other: names[other]}
         v["cut"] = {**cut_json(rules, cut), "words": [
-            told_cut(rules, cut, seat, told),
-            *dealer_words(told, cut[2], partie.first_dealer, partie.deal_by, not rules.higher_cut_chooses)]}
+            told_cut(rules, cut, seat, you),
+            *dealer_words(you, cut[2], partie.first_dealer, partie.deal_by, not rules.higher_cut_chooses)]}
     return v
 
 
@@ -711,7 +740,7 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
                     else [{"kind": "deal", "deal": True, "label": deal_label(True)},
                           {"kind": "deal", "deal": False, "label": deal_label(False)}]),
         "prompt": prompt if prompt is not None else choice_prompt(which, chooser, names[other]),
-        "score_labels": SCORE_LABELS, "table_trick": None,
+        "score_labels": SCORE_LABELS, "table_trick": None, "deal_words": None, "turn": None, "game_news": None,
         "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
         "title": rules.title, "agreements": list(rules.agreements), "game": _game_json(rules, (), 1, zero),
         "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,

@@ -45,10 +45,20 @@ from piquet.core.cards import FULL_PACK, Card, Mask, card_name, cards_of, mask_o
 from piquet.core.deal import Deal, Phase
 from piquet.core.events import ELDER, SCORE_KINDS, YOUNGER
 from piquet.core.observation import observe
-from piquet.core.partie import Partie, cut_for_deal
-from piquet.players.runner import cut_rng
+from piquet.core.partie import Partie
+from piquet.core.state import seed_cut
 from piquet.records.record import PartieRecord, RecordError, replay
-from piquet.talk.words import SCORE_LABELS, Cards, Line, Narrator, Segment, cut_words, dealer_words, settlement_words
+from piquet.talk.words import (
+    SCORE_LABELS,
+    Cards,
+    Line,
+    Narrator,
+    Segment,
+    cut_words,
+    deal_words,
+    dealer_words,
+    settlement_words,
+)
 
 from .protocol import SEATS, cut_json, table_trick
 from .store import Store, TableRow
@@ -211,23 +221,9 @@ def _game(live: Partie) -> dict[str, Any] | None:
             "won": deal.game_won is not None}
 
 
-def _opening(live: Partie, index: int, names: Mapping[str, str]) -> dict[str, Any]:
-    return _said("deal", ELDER, _opening_words(live, index, names))
-
-
-def _opening_words(live: Partie, index: int, names: Mapping[str, str]) -> str:
-    dealer = live.dealer(index)
-    elder = live.seat(index, ELDER)
-    deal = live.deals[index]
-    if deal.game is not None:  # Piquet au cent: the deals of a game are as many as it takes (p. 20)
-        seats = (live.seat(index, ELDER), live.seat(index, YOUNGER))
-        game = _game(live) or {}
-        stands = ("at nothing" if not any(deal.game) else
-                  f"at {names[seats[ELDER]]} {deal.game[ELDER]}, {names[seats[YOUNGER]]} {deal.game[YOUNGER]}")
-        return (f"Deal {index + 1}, game {game.get('number')} ({stands}, a hundred up): {names[dealer]} deals; "
-                f"{names[elder]} is elder hand.")
-    double = ", counting double" if live.rules.multiplier(index) > 1 else ""
-    return f"Deal {index + 1} of {live.deals_needed}{double}: {names[dealer]} deals; {names[elder]} is elder hand."
+def _opening(live: Partie, names: Mapping[str, str]) -> dict[str, Any]:
+    """The deal just dealt (the partie's last), opened in the narrator's words (``deal_words``)."""
+    return _said("deal", ELDER, deal_words(live.context("A"), names))
 
 
 def _ending(live: Partie, index: int, names: Mapping[str, str]) -> dict[str, Any]:
@@ -300,7 +296,7 @@ def replay_frames(final: Partie, players: Mapping[str, str], seat: str | None = 
             "counted": None,
         })
         by, words, trick = carried
-        frames.append(_frame(live, index, step, by, words + [_opening(live, index, names)] + teller.tell(), seat,
+        frames.append(_frame(live, index, step, by, words + [_opening(live, names)] + teller.tell(), seat,
                              trick))
         for action in played.history:
             mover = seats[_to_move(deal)]
@@ -363,7 +359,7 @@ def replay_document(row: TableRow, seat: str | None) -> dict[str, Any]:
     """The replay JSON of a stored table; ``RecordError`` (a ``ValueError``) if its record cannot be rebuilt."""
     partie = replay(PartieRecord.from_json(row.record))
     players = {s: r.name for s, r in row.seats.items()}
-    cut = cut_for_deal(cut_rng(row.seed))  # public, as in the VIEW (Law 4; au cent, p. 16)
+    cut = seed_cut(row.seed)  # public, as in the VIEW (Law 4; au cent, p. 16)
     rules = partie.rules
     lower = not rules.higher_cut_chooses
     told = cut_words(players, {"A": cut[0], "B": cut[1]}, cut[2], lower, "A")

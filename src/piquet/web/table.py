@@ -25,9 +25,9 @@ from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareS
 from piquet.core.cards import Card, Mask
 from piquet.core.deal import Deal, IllegalAction
 from piquet.core.observation import Observation
-from piquet.core.partie import Partie, cut_for_deal
+from piquet.core.partie import Partie
 from piquet.core.rules import Rules
-from piquet.core.state import CHANCE, DealBy, PartieAction, PartieState, SeedChance, Stage, cut_rng
+from piquet.core.state import CHANCE, DealBy, PartieAction, PartieState, SeedChance, Stage, seed_cut
 from piquet.core.state import ChooseDeal as ChooseDealAction
 from piquet.players.base import Player
 from piquet.players.levels import make_player
@@ -221,7 +221,7 @@ class Table:
     def cut(self) -> tuple[Card, Card, str]:
         """The cards cut by A and B, and who won the cut (Law 4): from the seed, as ``PartieRunner.begin``."""
         if self._cut is None:
-            self._cut = self.state.cut or cut_for_deal(cut_rng(self.seed))
+            self._cut = self.state.cut or seed_cut(self.seed)
         return self._cut
 
     def is_person(self, seat: str) -> bool:

@@ -282,16 +282,17 @@ function optionsOf(v) {
 /** What this seat may do now, sorted by kind. */
 function choices(v) {
   const opts = optionsOf(v);
-  const c = { discard: null, look: null, deal: null, deals: [], dealBy: [], play: null, declarations: [], category: null };
+  const c = { discard: null, looks: [], deal: null, deals: [], dealBy: [], play: null, declarations: [], category: null };
   for (const o of opts) {
     if (o.kind === "discard" && !Array.isArray(o.cards)) c.discard = o;
-    else if (o.kind === "look") c.look = o;
+    else if (o.kind === "look") c.looks.push(o);
     else if (o.kind === "deal") {
       c.deal = o;
       c.deals.push(o);
     } else if (o.kind === "deal_by") c.dealBy.push(o);
     else if (o.kind === "play") {
       c.play = c.play || new Set();
+      if (o.label) c.playLabel = o.label; // the one card that may be played: "Play the king of hearts"
       for (const card of o.cards || (o.card ? [o.card] : [])) c.play.add(card);
     } else if (DECLARING.includes(o.kind)) {
       c.declarations.push(o);
@@ -299,7 +300,7 @@ function choices(v) {
     }
   }
   if (!v || !v.my_turn) {
-    return { discard: null, look: null, deal: null, deals: [], dealBy: [], play: null, declarations: [], category: null };
+    return { discard: null, looks: [], deal: null, deals: [], dealBy: [], play: null, declarations: [], category: null };
   }
   return c;
 }
@@ -475,8 +476,7 @@ function renderStatus() {
   else if (C && chouette.statusText(v, chouetteWords()) !== null) text = chouette.statusText(v, chouetteWords());
   else if (v.status === "finished") text = "The partie is over.";
   else if (S.pending) text = "Sent\u2026";
-  else if (v.my_turn) text = `Your turn. ${v.prompt || ""}`;
-  else if (v.to_move) text = `${cap(otherName(v))}'s turn. ${v.prompt || ""}`;
+  else if (v.turn) text = `${v.turn} ${v.prompt || ""}`; // "Your turn.", "Ann's turn.": the server's words
   else text = v.prompt || "";
   if (v && v.status === "waiting" && !v.my_turn && !C) {
     text += " (Your adversary has not opened the invite link yet.)";
@@ -486,7 +486,8 @@ function renderStatus() {
   if (S.thinking) $("thinking-text").textContent = `${S.thinkingName || playerName(S.thinking)} is thinking`;
   // A game of so many up: Piquet au cent; three players: chouette.
   const game = C ? "Chouette" : v && v.game ? "Piquet au cent" : "Piquet";
-  document.title = v && v.my_turn && !v.suggesting && v.status !== "finished" ? `\u25cf Your turn \u2014 ${game}`
+  document.title = v && v.my_turn && !v.suggesting && v.status !== "finished" && v.turn
+    ? `\u25cf ${v.turn.replace(/\.$/, "")} \u2014 ${game}`
     : `${game} \u2014 the table`;
 }
 
@@ -860,24 +861,24 @@ function renderActions(v) {
     );
     return;
   }
-  if (c.look) {
+  if (c.looks.length) {
+    // Look at the cards left, or not (Laws 33, 36): the labels are the server's; the elder's look is his alone.
     const elder = myRole(v) === "elder";
-    box.append(h("div", { class: "buttons" },
-      button(actLabel(elder ? "Look at them" : "Look (both see them)"), "look-yes",
-        () => sendAction({ kind: "look", look: true }), { primary: elder }),
-      button(actLabel("Do not look"), "look-no", () => sendAction({ kind: "look", look: false }), { primary: !elder })));
+    box.append(h("div", { class: "buttons" }, ...c.looks.map((o) => button(actLabel(o.label),
+      o.look ? "look-yes" : "look-no", () => sendAction({ kind: "look", look: o.look }),
+      { primary: o.look === elder }))));
     return;
   }
   if (c.declarations.length) {
-    renderDeclaring(v, c, box, prompt);
+    renderDeclaring(v, c, box);
     return;
   }
   if (c.play) {
     const forced = forcedPlay(v);
     if (forced) {
-      prompt.textContent = `You must play the ${cardWords(forced)}${S.auto && !v.suggesting ? ": it is played for you." : "."}`;
+      if (S.auto && !v.suggesting) prompt.textContent += " It is played for you.";
       box.append(h("div", { class: "buttons" },
-        button(actLabel(`Play the ${cardWords(forced)}`), "play-forced", () => sendAction({ kind: "play", card: forced }),
+        button(actLabel(c.playLabel || forced), "play-forced", () => sendAction({ kind: "play", card: forced }),
           { primary: true })));
       return;
     }
@@ -888,11 +889,10 @@ function renderActions(v) {
   }
 }
 
-function renderDeclaring(v, c, box, prompt) {
+function renderDeclaring(v, c, box) {
   const cat = c.category;
   const opts = c.declarations;
   const phase = v.phase || "";
-  const verb = phase.startsWith("elder") ? "Call" : phase.includes("reckon") ? "Reckon" : "Declare";
   const full = opts[0]; // the server lists the strongest first: what the hand holds in that category
   const nothing = opts.find((o) => optionCards(o).length === 0) || null;
   const what = cat === "point" ? "point" : cat === "sequences" ? "sequence" : "quatorze or trio";
@@ -906,17 +906,17 @@ function renderDeclaring(v, c, box, prompt) {
     }
   }
   if (opts.length === 1 && nothing) {
-    prompt.textContent = `You have no ${what} to declare.`;
+    // The prompt, the server's, says there is nothing to declare.
     box.append(h("div", { class: "buttons" },
       button(actLabel("Go on"), "declare-none", () => sendAction(nothing), { primary: true })));
     return;
   }
   const fullCards = optionCards(full);
   const list = h("div", { class: "buttons" },
-    button(actLabel(h("span", {}, `${verb}: ${full.label}`, fullCards.length ? " " : "",
+    button(actLabel(h("span", {}, full.button || full.label, fullCards.length ? " " : "",
       fullCards.length ? chips(fullCards) : null)), `declare-${cat}`, () => sendAction(full), { primary: true }),
-    nothing && nothing !== full ? button(actLabel(cat === "point" ? "Declare no point (sink it)" : `Declare no ${what} (sink)`),
-      "declare-none", () => sendAction(nothing)) : null,
+    nothing && nothing !== full ? button(actLabel(nothing.button || nothing.label), "declare-none",
+      () => sendAction(nothing)) : null,
   );
   box.append(list);
 
@@ -996,7 +996,6 @@ function lineWords(line) {
 }
 
 function renderTalk(v) {
-  const seats = roleSeats(v);
   const names = namesByRole(v);
   const me = myRole(v);
   const list = clear($("talk"));
@@ -1010,16 +1009,9 @@ function renderTalk(v) {
     // The cut, and who deals and how (Laws 4, 9; at Piquet au cent p. 16), in the narrator's words.
     list.append(h("li", { class: "narrator", testid: "cut-words" }, v.cut.words.join(" ")));
   }
-  if (dealNo && v.phase !== "cut") {
-    const dealer = seats.younger === S.seat ? "You deal" : `${otherName(v)} deals`;
-    const g = v.game;
-    let game = "";
-    if (g) {
-      const before = v.partie.scores || {};
-      game = (before[S.seat] || before[other(S.seat)]) ? ` (game ${g.number}, standing at you ${before[S.seat] ?? 0}, `
-        + `${otherName(v)} ${before[other(S.seat)] ?? 0})` : ` (game ${g.number}, at nothing)`;
-    }
-    list.append(h("li", { class: "narrator deal-start" }, `Deal ${dealNo}${game}: ${dealer}; you are ${roleWords(me)}.`));
+  if (v.deal_words) {
+    // Who deals, who is elder hand, and at Piquet au cent the game (Laws 9, 16; p. 20): the narrator's words.
+    list.append(h("li", { class: "narrator deal-start" }, v.deal_words));
   }
   const trickRows = new Map(); // trick number -> its line: a trick's cards, counts and winner on one line
   for (const line of S.talk.lines) {
@@ -1155,15 +1147,6 @@ function renderScoreCard(v) {
   }
 }
 
-/** Who won a game, in words: "Computer won game 1, 104 to 37, a double game (it counts two)." */
-function gameWonWords(game) {
-  const mine = game.winner === S.seat;
-  const loser = other(game.winner);
-  const double = game.double ? ", a double game (it counts two)" : "";
-  return `${mine ? "You" : playerName(game.winner)} won game ${game.number}, ${game.scores[game.winner]} to `
-    + `${game.scores[loser]}${double}.`;
-}
-
 /** The score card of a partie of games (Piquet au cent): each game's deals and how it ended, the games won. */
 function renderGamesCard(v) {
   const box = clear($("score-card-box"));
@@ -1219,15 +1202,8 @@ function renderGamesCard(v) {
 /** When the last deal won a game: who reached the goal, and that this deal begins the next game at nothing. */
 function renderGameNews(v) {
   const box = $("game-news");
-  const ld = v.last_deal;
-  const games = (v.game && v.game.games) || [];
-  const won = ld && ld.game_won && v.status !== "finished" ? games[games.length - 1] : null;
-  box.hidden = !won;
-  if (!won) return;
-  const w = ld.game_won;
-  const who = w.seat === S.seat ? "You reached" : `${playerName(w.seat)} reached`;
-  box.textContent = `${who} ${w.score} in deal ${ld.deal_number}, and the deal stopped there. ${gameWonWords(won)} `
-    + `Game ${v.game.number} begins at nothing.`;
+  box.hidden = !v.game_news;
+  if (v.game_news) box.textContent = v.game_news; // the server's words (p. 20)
 }
 
 function renderLastDeal(v) {
@@ -1258,12 +1234,9 @@ function renderLastDeal(v) {
     byRole[myR] = ld.scores[me] || {};
     byRole[otherRole(myR)] = ld.scores[them] || {};
   }
-  if (ld.game_won) {
-    // Piquet au cent: the deal stopped when a player reached the goal (p. 20).
-    const w = ld.game_won;
-    body.append(h("p", { class: "game-won", testid: "last-deal-game" }, `${w.seat === me ? "You" : playerName(w.seat)} `
-      + `reached ${w.score}: the deal stopped there, and the game was ${w.seat === me ? "yours" : playerName(w.seat) + "'s"}`
-      + `${w.double ? ", a double game" : ""}.`));
+  if (ld.game_words) {
+    // Piquet au cent: the deal stopped when a player reached the goal (p. 20), in the server's words.
+    body.append(h("p", { class: "game-won", testid: "last-deal-game" }, ld.game_words));
   }
   const fakeV = { ...v, role: myR };
   body.append(scoreTable(byRole, fakeV, "", "last-deal-scores",
