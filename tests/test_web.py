@@ -138,7 +138,7 @@ def cards_named(obj: object) -> set[str]:
 
 
 _CARD_LISTS = ("dealt", "hand", "discard", "taken", "seen_left")
-_SEPARATE = {*_CARD_LISTS, "lead", "events", "lines", "last_deal", "cut", "deal_history"}
+_SEPARATE = {*_CARD_LISTS, "lead", "events", "lines", "last_deal", "game_news", "cut", "deal_history"}
 
 
 def said_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -149,8 +149,8 @@ def said_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class HiddenChecker:
-    """Checks messages: the current deal's cards against what the seat may see in it, ``last_deal``
-    against the deal before, ``cut`` against the cut for deal (public)."""
+    """Checks messages: the current deal's cards against what the seat may see in it, ``last_deal`` and
+    ``game_news`` against the deal before, ``cut`` against the cut for deal (public)."""
 
     def __init__(self, seed: int, rules: Rules = RUBICON) -> None:
         a, b, winner = seed_cut(seed)
@@ -205,6 +205,10 @@ class HiddenChecker:
             told = v["cut"]["words"]
             assert {k: x for k, x in v["cut"].items() if k != "words"} == self.cut and told
             assert cards_named(told) <= {self.cut["A"], self.cut["B"]}, told  # the cut, and nothing else
+        # At a game of so many up, the news of the game the deal before won tells how that deal stopped: it may
+        # name the card played there (played, so seen by both), and nothing hidden in that deal.
+        leaked = cards_named(v["game_news"]) - previous
+        assert not leaked, f"seat {seat} was sent {sorted(leaked)} in the game's news"
         ld = v["last_deal"]
         if ld is not None:
             # A finished deal's summary is one shared object: check it once per seat.
@@ -447,8 +451,8 @@ def check_au_cent_secrets(table: Table, views: dict[str, dict[str, Any]], seen: 
         secret = {card_name(c) for c in cards_of(RANK_MASKS[e.rank] & kept)} - allowed_in_deal(
             deal, public_cards(deal))[1 - e.role]
         other = partie.seat(i, 1 - e.role)
-        v = views[other]  # the deal in play (the cut and the last deal are other cards)
-        shown = cards_named({key: x for key, x in v.items() if key not in ("cut", "last_deal")})
+        v = views[other]  # the deal in play (the cut, the last deal and the game's news tell other cards)
+        shown = cards_named({key: x for key, x in v.items() if key not in ("cut", "last_deal", "game_news")})
         assert not secret & shown, f"{other} was shown {sorted(secret & shown)} of a set named, not shown"
         assert all(x.get("cards", []) == [] for x in v["events"] if x["kind"] == "name_set" or (
             x["kind"] == "score" and x["component"] == "sets")), "a set named, or its score, names cards"
