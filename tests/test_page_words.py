@@ -172,14 +172,10 @@ def test_the_cut_the_choice_of_deal_and_the_end() -> None:
 
 
 def test_the_view_carries_the_headline_and_the_cut_in_words() -> None:
-    from test_web import make_table
+    from test_web import make_table, play_out
 
     table = make_table(21)
-    rng = random.Random(21)
-    while not table.finished:
-        s = table.to_move()
-        assert s is not None
-        table.apply(s, table.observation(s).sample(rng))
+    play_out(table, random.Random(21))
     for seat, other in (("A", "B"), ("B", "A")):
         v = table.view(seat)
         s = v["settlement"]

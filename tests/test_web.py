@@ -581,13 +581,17 @@ def test_view_shape() -> None:
     assert all(decode_action(o) in list(table.observation(s).legal_actions()) for o in opts)
 
 
-def test_a_finished_partie_view() -> None:
-    table = make_table(12)
-    rng = random.Random(0)
+def play_out(table: Table, rng: random.Random) -> None:
+    """Play the table to the end of its partie, each seat's action drawn from its legal ones."""
     while not table.finished:
         s = table.to_move()
         assert s is not None
         table.apply(s, table.observation(s).sample(rng))
+
+
+def test_a_finished_partie_view() -> None:
+    table = make_table(12)
+    play_out(table, random.Random(0))
     v = view(table.partie, "A", players=table.names)
     assert v["status"] == "finished" and v["phase"] == "done" and v["options"] == []
     assert v["settlement"]["scores"] == table.scores and "partie" in v["settlement"]["words"]

@@ -215,6 +215,16 @@ def person_players(names: tuple[str, ...] = NAMES) -> list[dict[str, Any]]:
     return [{"name": n, "kind": "person"} for n in names]
 
 
+def play_partie_out(seats: Seats, rng: random.Random) -> None:
+    """Play the partie in progress to its end: whoever is to act sends a random action from his VIEW."""
+    while not seats.any()["view"]["chouette"]["partie_over"]:
+        state = seats.any()
+        actor = state["view"]["chouette"]["to_act"]
+        seats.send(actor, {"type": "action", "version": seats.last[actor]["version"],
+                           "action": random_action(seats.last[actor]["view"], rng)})
+        seats.sync(state["version"] + 1)
+
+
 def open_seats(client: TestClient, t: dict[str, Any], stack: Any) -> Seats:
     seats = Seats({})
     for seat in t["seats"]:
@@ -527,12 +537,7 @@ def test_the_dealer_chooses_twos_or_threes_over_the_websocket(client: TestClient
         # Play the partie out at random; then the next partie, in which Ann (if she plays alone again)
         # lets the pair deal.
         rng = random.Random(seed)
-        while not seats.any()["view"]["chouette"]["partie_over"]:
-            state = seats.any()
-            actor = state["view"]["chouette"]["to_act"]
-            seats.send(actor, {"type": "action", "version": seats.last[actor]["version"],
-                               "action": random_action(seats.last[actor]["view"], rng)})
-            seats.sync(state["version"] + 1)
+        play_partie_out(seats, rng)
         state = seats.any()
         seats.send("Ann", {"type": "next_partie", "version": state["version"]})
         seats.sync(state["version"] + 1)
@@ -844,12 +849,7 @@ def test_a_restart_mid_partie_resumes(db: str) -> None:
             for n in NAMES:
                 assert seats.last[n]["version"] == at_stop[n]["version"]
                 assert seats.last[n]["view"] == at_stop[n]["view"]
-            while not seats.any()["view"]["chouette"]["partie_over"]:
-                state = seats.any()
-                actor = state["view"]["chouette"]["to_act"]
-                seats.send(actor, {"type": "action", "version": seats.last[actor]["version"],
-                                   "action": random_action(seats.last[actor]["view"], rng)})
-                seats.sync(state["version"] + 1)
+            play_partie_out(seats, rng)
         version, document, _ = stored(c2, t["table"])
     assert ChouetteMatch.from_json(document).partie_over()
 
