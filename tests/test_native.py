@@ -47,6 +47,8 @@ def _digest(n: int) -> str:
                 category = (0, 0, 1, 1, 2, 2, 0, 1, 2)[deal.phase - 3]
                 full = full or (full_declarations(deal.hands[0]), full_declarations(deal.hands[1]))
                 action = full[role][category]
+                if action not in actions:  # barred by the cards the elder has shown (Case IV)
+                    action = actions.sample(rng)
             deal.apply(action)
             h.update(repr(action).encode())
         h.update(json.dumps([e.to_json() for e in deal.events]).encode())

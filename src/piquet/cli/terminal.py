@@ -381,7 +381,7 @@ class TerminalTable(GameListener):
             self.error("Answer y or n.")
 
     def ask_declaration(self, obs: Observation, category: int, again: bool = False) -> Action:
-        full = full_declarations(obs.hand)[category]
+        full = obs.lawful(full_declarations(obs.hand)[category])
         if obs.legal_count() == 1:
             return full  # nothing to declare in this category
         p = obs.phase

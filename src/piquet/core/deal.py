@@ -257,6 +257,28 @@ def shuffled_pack(rng: random.Random) -> list[Card]:
     return sorted(_PACK, key=keys.__getitem__)
 
 
+def implied_bar(events: Sequence[Event], phase: int, rules: Rules) -> tuple[int, int]:
+    """What the younger's reckoning must beat in a reckoning phase: the best sequence, or quatorze or trio, that
+    the cards the elder has shown make, declared by implication (Case IV: "A calls a point headed by ace, and two
+    tierce majors in other suits ... B cannot reckon three knaves"); (0, 0) in any other phase."""
+    if phase not in (YOUNGER_RECKON_SEQUENCES, YOUNGER_RECKON_SETS) or not rules.implication_bars:
+        return (0, 0)
+    shown = 0
+    for e in events:
+        if type(e) is Show and e.role == ELDER:
+            shown |= e.cards
+    if phase == YOUNGER_RECKON_SEQUENCES:
+        runs = best_sequences(shown)
+        return sequence_key(runs[0]) if runs else (0, 0)
+    sets = best_sets(shown)
+    return set_key(sets[0]) if sets else (0, 0)
+
+
+def _best_key(category: int, items: tuple[Mask, ...]) -> tuple[int, int]:
+    key = sequence_key if category == SEQUENCES else set_key
+    return max((key(m) for m in items), default=(0, 0))
+
+
 def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
     """The strength of a declaration's best item: (0, 0) for nothing."""
     if not decl:
@@ -508,6 +530,12 @@ class Deal:
             if m & ~hand:
                 missing = format_cards(cards_of(m & ~hand))
                 raise IllegalAction(f"the {who} hand does not hold {missing} (Law 54: call only what you hold)")
+        if items and category != POINT and self.phase in (YOUNGER_RECKON_SEQUENCES, YOUNGER_RECKON_SETS):
+            bar = implied_bar(self.events, self.phase, self.rules)
+            if _best_key(category, items) <= bar:
+                what = "sequence" if category == SEQUENCES else "quatorze or trio"
+                raise IllegalAction(f"the {who} hand cannot reckon that {what}: the cards the elder has shown make "
+                                    f"as much, declared by implication (Law 56, Case IV)")
 
     # ------------------------------------------------------------ acting
 
@@ -889,8 +917,10 @@ def set_options(hand: Mask) -> Iterator[tuple[Mask, ...]]:
         yield tuple(m for m in chosen if m)
 
 
-def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discard: int = 1) -> Iterator[Action]:
-    """The legal actions of the player to move, from what he can see: his hand, the card led."""
+def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discard: int = 1,
+               bar: tuple[int, int] = (0, 0)) -> Iterator[Action]:
+    """The legal actions of the player to move, from what he can see: his hand, the card led, and in the
+    younger's reckoning what the elder's cards shown make (``implied_bar``, Case IV)."""
     if phase == PLAYING:
         playable = hand
         if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
@@ -911,17 +941,20 @@ def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discar
                 yield DeclarePoint(m)
         elif category == SEQUENCES:
             for runs in sequence_options(hand):
-                yield DeclareSequences(runs)
+                if not runs or _best_key(SEQUENCES, runs) > bar:
+                    yield DeclareSequences(runs)
         else:
             for sets in set_options(hand):
-                yield DeclareSets(sets)
+                if not sets or _best_key(SETS, sets) > bar:
+                    yield DeclareSets(sets)
 
 
-def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discard: int = 1) -> int:
+def legal_count(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discard: int = 1,
+                bar: tuple[int, int] = (0, 0)) -> int:
     if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
         n = hand.bit_count()
         return sum(comb(n, k) for k in range(min_discard, max_discard + 1))
-    return sum(1 for _ in legal_iter(phase, hand, lead, max_discard))
+    return sum(1 for _ in legal_iter(phase, hand, lead, max_discard, min_discard, bar))
 
 
 @cache
@@ -964,7 +997,7 @@ def _below(getrandbits: Callable[[int], int], n: int) -> int:
 
 
 def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: random.Random,
-                 min_discard: int = 1) -> Action:
+                 min_discard: int = 1, bar: tuple[int, int] = (0, 0)) -> Action:
     """A legal action chosen uniformly at random."""
     if phase == PLAYING:
         if lead >= 0 and hand & SUIT_MASKS[lead >> 3]:
@@ -972,7 +1005,7 @@ def legal_sample(phase: Phase, hand: Mask, lead: int, max_discard: int, rng: ran
         return PLAYS[rng.choice(cards_of(hand))]
     if phase in (ELDER_DISCARD, YOUNGER_DISCARD):
         return _sample_discard(hand, max_discard, min_discard, rng)
-    options = list(legal_iter(phase, hand, lead, max_discard))
+    options = list(legal_iter(phase, hand, lead, max_discard, min_discard, bar))
     if not options:
         raise IllegalAction("the deal is over")
     return rng.choice(options)
@@ -995,12 +1028,13 @@ class LegalActions:
         self._rng: random.Random | None = None
         self._random: Callable[[], float] = random.random
 
-    def _args(self) -> tuple[Phase, Mask, int, int, int]:
+    def _args(self) -> tuple[Phase, Mask, int, int, int, tuple[int, int]]:
         d = self.deal
         role = d.to_move
         if role is None:
-            return (DONE, 0, -1, 0, 1)
-        return (d.phase, d.hands[role], d.lead, d.max_discard(role), d.min_discard(role))
+            return (DONE, 0, -1, 0, 1, (0, 0))
+        return (d.phase, d.hands[role], d.lead, d.max_discard(role), d.min_discard(role),
+                implied_bar(d.events, d.phase, d.rules))
 
     def __contains__(self, action: object) -> bool:
         try:
@@ -1050,5 +1084,5 @@ class LegalActions:
             return LOOK_CHOICES[_below(rng.getrandbits, 2)]  # rng.choice(LOOK_CHOICES)
         if group is _G_OVER:
             raise IllegalAction("the deal is over")
-        phase, hand, lead, most, least = self._args()
-        return legal_sample(phase, hand, lead, most, rng, least)
+        phase, hand, lead, most, least, bar = self._args()
+        return legal_sample(phase, hand, lead, most, rng, least, bar)

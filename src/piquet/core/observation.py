@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from piquet.core.actions import Action
+from piquet.core.actions import Action, DeclareSequences, DeclareSets
 from piquet.core.cards import Card, Mask, card_name, cards_of
-from piquet.core.deal import Deal, Phase, legal_count, legal_iter, legal_sample
+from piquet.core.deal import Deal, Phase, declaration_of, implied_bar, legal_count, legal_iter, legal_sample
 from piquet.core.events import (
     CATEGORIES,
     ELDER,
@@ -76,18 +76,31 @@ class Observation:
     def my_turn(self) -> bool:
         return self.to_move == self.role
 
+    @property
+    def bar(self) -> tuple[int, int]:
+        """In the younger's reckoning: what the elder's cards shown make, which he must beat (Case IV)."""
+        return implied_bar(self.events, self.phase, self.rules)
+
+    def lawful(self, action: Action) -> Action:
+        """A declaration the player means to make, or nothing where the cards shown bar it (Case IV)."""
+        if isinstance(action, (DeclareSequences, DeclareSets)) and declaration_of(action):
+            bar = self.bar
+            if bar != (0, 0) and action not in list(legal_iter(self.phase, self.hand, self.lead, 0, 1, bar)):
+                return DeclareSequences() if isinstance(action, DeclareSequences) else DeclareSets()
+        return action
+
     def legal_actions(self) -> Iterator[Action]:
         if not self.my_turn:
             return iter(())
-        return legal_iter(self.phase, self.hand, self.lead, self.max_discard, self.min_discard)
+        return legal_iter(self.phase, self.hand, self.lead, self.max_discard, self.min_discard, self.bar)
 
     def legal_count(self) -> int:
         if not self.my_turn:
             return 0
-        return legal_count(self.phase, self.hand, self.lead, self.max_discard, self.min_discard)
+        return legal_count(self.phase, self.hand, self.lead, self.max_discard, self.min_discard, self.bar)
 
     def sample(self, rng: random.Random) -> Action:
-        return legal_sample(self.phase, self.hand, self.lead, self.max_discard, rng, self.min_discard)
+        return legal_sample(self.phase, self.hand, self.lead, self.max_discard, rng, self.min_discard, self.bar)
 
     def played(self, role: int | None = None) -> Mask:
         """Cards played so far (by one role, or by both)."""

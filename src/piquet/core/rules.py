@@ -97,6 +97,9 @@ class Rules:
     calls_state_value = False
     #: Law 55: what is good or equal is shown (au cent: quatorzes and trios are named, not shown).
     sets_shown = True
+    #: Case IV (Law 56): what the elder's cards shown make bars the younger's reckoning of as much or less in a
+    #: category the elder did not call (au cent: not in its laws).
+    implication_bars = True
     #: Law 65: every card counts in play (au cent, by agreement: nines, eights and sevens do not).
     counting_cards = _ALL_CARDS
     #: A game's goal: the first to reach it wins the game, and the deal stops (au cent: a hundred).
@@ -122,7 +125,7 @@ class Rules:
     def deal_terms(self) -> tuple[object, ...]:
         """Everything the rules say of one deal: two rules with the same terms play a deal alike."""
         return (self.younger_min_discard, self.younger_announces_at_once, self.calls_state_value, self.sets_shown,
-                self.counting_cards, self.goal, self.double_below, self.agreements)
+                self.implication_bars, self.counting_cards, self.goal, self.double_below, self.agreements)
 
     def min_discard(self, role: int) -> int:
         """The fewest cards the elder (role 0) or the younger (role 1) may discard (Laws 21-22)."""
@@ -276,6 +279,7 @@ class AuCentRules(Rules):
     younger_announces_at_once = False
     calls_state_value = True
     sets_shown = False
+    implication_bars = False
     goal = 100
     #: A hundred before the adversary has fifty: a double game (p. 20).
     double_below = 50

@@ -191,7 +191,7 @@ class SimplePlayer(ElectsToDeal):
         if p in _LOOKS:
             return LookAtLeft(True)
         if p in DECLARING:
-            return full_declarations(obs.hand)[DECLARING[p]]
+            return obs.lawful(full_declarations(obs.hand)[DECLARING[p]])
         if p == Phase.PLAY:
             return PLAYS[self.card_to_play(obs)]
         raise IllegalAction("the deal is over")

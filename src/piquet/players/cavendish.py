@@ -792,9 +792,9 @@ class CavendishPlayer(ElectsToDeal):
         if p in (Phase.ELDER_POINT, Phase.YOUNGER_POINT, Phase.YOUNGER_RECKON_POINT):
             return DeclarePoint(self.point_call(obs))
         if p in (Phase.ELDER_SEQUENCES, Phase.YOUNGER_SEQUENCES, Phase.YOUNGER_RECKON_SEQUENCES):
-            return DeclareSequences(self.sequence_call(obs))
+            return obs.lawful(DeclareSequences(self.sequence_call(obs)))
         if p in (Phase.ELDER_SETS, Phase.YOUNGER_SETS, Phase.YOUNGER_RECKON_SETS):
-            return DeclareSets(self.set_call(obs))
+            return obs.lawful(DeclareSets(self.set_call(obs)))
         if p == Phase.PLAY:
             return PLAYS[self.card_to_play(obs)]
         raise IllegalAction("the deal is over")

@@ -638,7 +638,7 @@ class SearchPlayer(ElectsToDeal):
 
     def choose_declaration(self, obs: Observation) -> Action:
         category = DECLARING[obs.phase]
-        action = full_declarations(obs.hand)[category]
+        action = obs.lawful(full_declarations(obs.hand)[category])
         if obs.phase not in _ELDER_CALLS or not declaration_of(action):
             return action
         mine = declaration_key(category, declaration_of(action))
