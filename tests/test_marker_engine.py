@@ -27,7 +27,7 @@ from piquet.core.events import (
     Reply,
     Show,
 )
-from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, Rules, rules_named
+from piquet.core.rules import FOUR_DEAL, RUBICON, Rules, rules_named
 from piquet.marker.calls import Declared, PointCall, SequenceCall, SetCall
 from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, QuickScores
 

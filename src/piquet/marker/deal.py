@@ -47,8 +47,6 @@ from piquet.marker.calls import (
     YOUNGER,
     Declared,
     MarkError,
-    PointCall,
-    SequenceCall,
     SetCall,
     point_mask,
     reply_between,
@@ -305,8 +303,9 @@ def _item_scores(decl: Declared, c: int, rules: Rules) -> list[int]:
     if c == 0:
         assert decl.point is not None
         return [rules.point_score(point_mask(decl.point.cards, decl.point.value))]
-    items: tuple[SequenceCall, ...] | tuple[SetCall, ...] = decl.sequences if c == 1 else decl.sets
-    return [i.score for i in sorted(items, key=lambda i: i.key, reverse=True)]
+    if c == 1:
+        return [s.score for s in sorted(decl.sequences, key=lambda s: s.key, reverse=True)]
+    return [t.score for t in sorted(decl.sets, key=lambda t: t.key, reverse=True)]
 
 
 def check_full(d: FullCalls, rules: Rules) -> None:

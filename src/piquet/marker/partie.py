@@ -96,7 +96,7 @@ class MarkedPartie:
         return out, expected, counted
 
     def _deal_points(self, scored: list[DealScore | None]) -> list[dict[str, int]]:
-        pts = []
+        pts: list[dict[str, int]] = []
         for d, s in zip(self.deals, scored, strict=False):
             if s is None:
                 continue

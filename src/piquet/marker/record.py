@@ -16,7 +16,18 @@ from typing import Any
 from piquet.core.cards import RANK_LETTERS, CardError, card_name, parse_card
 from piquet.core.combinations import Outcome
 from piquet.core.rules import SEATS, rules_named
-from piquet.marker.calls import CATEGORY_NAMES, ELDER, REPLY_NAMES, ROLES, YOUNGER, Declared, MarkError, PointCall, SequenceCall, SetCall
+from piquet.marker.calls import (
+    CATEGORY_NAMES,
+    ELDER,
+    REPLY_NAMES,
+    ROLES,
+    YOUNGER,
+    Declared,
+    MarkError,
+    PointCall,
+    SequenceCall,
+    SetCall,
+)
 from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, QuickScores
 from piquet.marker.partie import MarkedPartie
 

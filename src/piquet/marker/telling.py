@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from piquet.core.combinations import Outcome
 from piquet.core.events import AskValue, CallPoint, CallSequence, CallSet, CallValue, Event, Reply
-from piquet.talk.words import Narrator, reckoning_words, settlement_words, tricks_words
 from piquet.marker.calls import ELDER, YOUNGER
 from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal
 from piquet.marker.partie import MarkedPartie
+from piquet.talk.words import Narrator, reckoning_words, settlement_words, tricks_words
 
 _OUTCOME_CODE = {Outcome.GOOD: 0, Outcome.EQUAL: 1, Outcome.NOT_GOOD: 2}
 

@@ -442,7 +442,8 @@ __all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "YOU", "actio
            "choice_prompt", "cut_words", "deal_by_label", "deal_label", "deal_stopped_words", "deal_words",
            "dealer_words", "declaration_button", "declaration_words", "discard_labels", "discard_words",
            "game_news_words", "game_won_words", "item_words", "lines_json", "look_label", "narrate", "number_words",
-           "partie_headline", "play_label", "reckoning_words", "tricks_words", "MARKED_HEADINGS", "prompt_words", "reaching_words", "settlement_words", "turn_words", "verb",
+           "partie_headline", "play_label", "reckoning_words", "tricks_words", "MARKED_HEADINGS",
+           "prompt_words", "reaching_words", "settlement_words", "turn_words", "verb",
            "CATEGORIES"]
 
 
