@@ -483,7 +483,7 @@ def _score_totals(t: _Tally, p: PlayTotals) -> DealScore:
         reach = [g[r] + t.totals[r] + (pe, py)[r] + (30 if pique and r == ELDER else 0) >= t.rules.line
                  for r in (ELDER, YOUNGER)]
         if all(reach):
-            if p.first_to_goal is None:
+            if p.first_to_goal not in (ELDER, YOUNGER):
                 raise MarkError("both reach the goal in the play: say who reached it first", "p. 20")
             first = p.first_to_goal
             other = 1 - first

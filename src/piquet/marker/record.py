@@ -81,7 +81,7 @@ def _deal_json(d: MarkedDeal) -> dict[str, Any]:
         out["play_points"] = {"elder": p.elder_points, "younger": p.younger_points}
         if p.pique is not None:
             out["pique"] = p.pique
-        if p.first_to_goal is not None:
+        if p.first_to_goal in (ELDER, YOUNGER):
             out["first_to_goal"] = ROLES[p.first_to_goal]
     elif isinstance(p, CardPlay):
         out["play"] = [card_name(c) for c in p.cards]
