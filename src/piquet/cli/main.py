@@ -68,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_settle_arguments(sub.add_parser("settle", help="the scoring card of a session and the settlement of the "
                                                        "stakes (p. 100-102, 106)"))
 
+    from piquet.cli.mark import add_mark_arguments
+
+    add_mark_arguments(sub.add_parser("mark", help="the marker: keep the score of a partie played with real cards"))
+
     from piquet.cli.chouette import add_chouette_arguments
 
     add_chouette_arguments(sub.add_parser("chouette", help="piquet for three in the terminal: you and two computer "
@@ -130,7 +134,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from piquet.study.analyse import run_analyse
 
         return run_analyse(ns)
+    if ns.command == "mark":
+        from piquet.cli.mark import run_mark
+
+        return run_mark(ns)
     if ns.command == "replay":
+        from piquet.cli.stakes import run_marked_replay
+
+        marked = run_marked_replay(ns)
+        if marked is not None:
+            return marked
         from piquet.records.replay import run_replay
 
         return run_replay(ns)

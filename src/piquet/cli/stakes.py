@@ -24,6 +24,10 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from piquet.marker.calls import MarkError
+from piquet.marker.partie import MarkedPartie
+from piquet.marker.record import is_marked, marked_from_json
+from piquet.marker.telling import partie_text
 from piquet.records.record import RecordError, parse_record, replay
 from piquet.stakes.chouette import FORMAT as CHOUETTE_FORMAT
 from piquet.stakes.chouette import ChouetteMatch
@@ -158,13 +162,54 @@ def _session(ns: argparse.Namespace) -> Session:
                     raise ValueError("this is a chouette card: give it with --chouette")
                 named += [(card.players, p) for p in card.parties]
                 continue
+            if is_marked(text):
+                marked = marked_from_json(text)
+                named.append((marked.players, marked_card_partie(marked)))
+                continue
             record = parse_record(text)
             names = record.players or {"A": "A", "B": "B"}
             named.append(((names.get("A", "A"), names.get("B", "B")), CardPartie.from_partie(replay(record))))
-        except (RecordError, ValueError) as e:
+        except (RecordError, MarkError, ValueError) as e:
             raise ValueError(f"{path}: {e}") from None
     named += [parse_figures(text, ns.rules) for text in ns.partie]
     return Session.of(named)
+
+
+def marked_card_partie(partie: MarkedPartie) -> CardPartie:
+    """A marked partie on the scoring card (p. 101): its deals as they count; it must be finished."""
+    if partie.rules.partie_of_games:
+        raise ValueError(f"a partie of {partie.rules.title} is won in games, not points: the book's stakes and "
+                         "scoring cards (p. 100-102) are those of the rubicon game")
+    if not partie.is_finished:
+        raise ValueError(f"the partie is unfinished: {len(partie.scores_after)} of {partie.deals_needed} deals "
+                         "marked")
+    return CardPartie.from_deals([(d["A"], d["B"]) for d in partie.deal_points], partie.rules.name)
+
+
+def run_marked_replay(ns: argparse.Namespace) -> int | None:
+    """``piquet replay`` of a marked record: its deals and scores in words (or ``--json``); None if the record
+    is not marked (the engine replays it)."""
+    try:
+        text = _read(ns.record)
+    except ValueError:
+        return None
+    if not is_marked(text):
+        return None
+    try:
+        partie = marked_from_json(text)
+    except MarkError as e:
+        print(f"piquet replay: {ns.record}: {e}", file=sys.stderr)
+        return 2
+    if ns.json:
+        s = partie.settlement()
+        print(json.dumps({"marked": True,
+                          "deals": [None if d is None else {"scores": [list(d.scores[0]), list(d.scores[1])],
+                                                            "tricks": list(d.tricks)} for d in partie.deal_scores],
+                          "partie": {"scores": partie.scores, "finished": s.finished, "winner": s.winner,
+                                     "rubicon": s.rubicon, "points_won": s.points_won}}, indent=2))
+    else:
+        print(partie_text(partie))
+    return 0
 
 
 def stake_and_custom(ns: argparse.Namespace) -> tuple[Stake | None, Custom, str | None]:
@@ -230,4 +275,5 @@ def run_settle_command(ns: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_settle_arguments", "chouette_card", "parse_figures", "run_settle_command", "stake_and_custom"]
+__all__ = ["add_settle_arguments", "chouette_card", "marked_card_partie", "parse_figures", "run_marked_replay",
+           "run_settle_command", "stake_and_custom"]

@@ -364,6 +364,10 @@ def _read_int(doc: dict[str, Any], key: str) -> int | None:
 def _read_partie(doc: object) -> PartieRecord:
     if not isinstance(doc, dict):
         raise RecordError(f"a record is a JSON object, found {_kind(doc)}", step="record")
+    if doc.get("marked") is True:
+        raise RecordError("a marked partie, played with real cards: its cards were not entered, so the engine "
+                          "cannot replay it; piquet replay and piquet settle read it as marked (piquet.marker)",
+                          step="record")
     for k in doc:
         if k not in _TOP_KEYS:
             raise RecordError(f"unknown field {k!r}", step="record")

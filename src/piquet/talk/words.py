@@ -442,8 +442,28 @@ __all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "YOU", "actio
            "choice_prompt", "cut_words", "deal_by_label", "deal_label", "deal_stopped_words", "deal_words",
            "dealer_words", "declaration_button", "declaration_words", "discard_labels", "discard_words",
            "game_news_words", "game_won_words", "item_words", "lines_json", "look_label", "narrate", "number_words",
-           "partie_headline", "play_label", "prompt_words", "reaching_words", "settlement_words", "turn_words", "verb",
+           "partie_headline", "play_label", "reckoning_words", "tricks_words", "MARKED_HEADINGS",
+           "prompt_words", "reaching_words", "settlement_words", "turn_words", "verb",
            "CATEGORIES"]
+
+
+#: The headings of a marked deal's scores, in Law 67's order (the score kinds of ``SCORE_KINDS``).
+MARKED_HEADINGS = ("carte blanche", "the point", "sequences", "quatorzes and trios", "the play", "the cards",
+                   "pique", "repique")
+
+
+def reckoning_words(heading: int, points: int, total: int) -> str:
+    """A score of a marked deal told as it is counted: ``Five for the point: five.``, ``Pique! Thirty: ...``."""
+    if heading in (6, 7):
+        return f"{'Pique' if heading == 6 else 'Repique'}! {_cap(number_words(points))}: {number_words(total)}."
+    if heading == 5 and points == 40:
+        return f"A capot, forty: {number_words(total)}."
+    return f"{_cap(number_words(points))} for {MARKED_HEADINGS[heading]}: {number_words(total)}."
+
+
+def tricks_words(name: str, tricks: int) -> str:
+    """``Ann wins seven tricks.``"""
+    return f"{verb(name, 'wins')} {number_words(tricks)} trick{'s' if tricks != 1 else ''}."
 
 
 def settlement_words(settlement: Settlement, scores: dict[str, int], rules: Rules, names: dict[str, str],

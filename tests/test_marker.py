@@ -1,0 +1,222 @@
+"""The marker: scoring in Law 67's order, refusals, the partie, irregularities, records, and ``piquet mark``."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+
+from piquet.cli.main import build_parser, main
+from piquet.cli.mark import run_mark
+from piquet.core.combinations import Outcome
+from piquet.core.events import ELDER, YOUNGER
+from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON
+from piquet.marker import (
+    CardPlay,
+    Declared,
+    FullCalls,
+    MarkedDeal,
+    MarkedPartie,
+    MarkError,
+    PlayTotals,
+    PointCall,
+    QuickScores,
+    SequenceCall,
+    SetCall,
+    hand_fits,
+)
+from piquet.marker.record import marked_from_json, marked_to_json
+from piquet.records.record import RecordError, load_record, parse_record
+
+G, E, N = Outcome.GOOD, Outcome.EQUAL, Outcome.NOT_GOOD
+ROOT = Path(__file__).resolve().parent
+
+
+def britannica() -> MarkedDeal:
+    """The treatise's example (p. 103-105) by its calls: A 28, B 23."""
+    ann = Declared(PointCall(5, 49), (SequenceCall(4, 7),), (SetCall(3, 4),))
+    bob = Declared(PointCall(5, 48), (), (SetCall(4, 3), SetCall(3, 5)))
+    rec = load_record(ROOT / "data/records/britannica-example.json")
+    return MarkedDeal("B", declarations=FullCalls(ann, (G, G, N), bob), play=CardPlay(rec.deals[0].play))
+
+
+def test_the_treatise_example_by_its_calls() -> None:
+    s = britannica().score(RUBICON)
+    assert (s.total(ELDER), s.total(YOUNGER)) == (28, 23)
+    assert [(x.role, x.kind) for x in s.order[:4]] == [(0, 1), (0, 2), (1, 3), (1, 3)]  # Law 67's order
+    assert s.heading(ELDER, "cards") == 10 and s.tricks == (7, 5)
+
+
+def test_repique_pique_capot_and_carte_blanche() -> None:
+    # Repique: quint (15) + quatorze (14) + point 6 = 35 in hand, the younger nothing: sixty more (Law 68).
+    d = MarkedDeal("B", declarations=QuickScores((6, 15, 14), (0, 0, 0)), play=PlayTotals(7, 10, 7))
+    s = d.score()
+    assert s.heading(ELDER, "repique") == 60 and s.heading(ELDER, "pique") == 0
+    # Pique: the elder 20 in hand, 13 in play; the younger scored nothing in play: certain (Law 69).
+    d = MarkedDeal("B", declarations=QuickScores((5, 15, 0), (0, 0, 0)), play=PlayTotals(12, 13, 0))
+    s = d.score()
+    assert s.heading(ELDER, "pique") == 30 and s.heading(ELDER, "cards") == 40  # a capot (Law 66)
+    # The younger scored in play: ask, never guess.
+    d = MarkedDeal("B", declarations=QuickScores((5, 15, 0), (0, 0, 0)), play=PlayTotals(8, 12, 7))
+    with pytest.raises(MarkError, match="pique"):
+        d.score()
+    assert d.with_(play=PlayTotals(8, 12, 7, pique=True)).score().heading(ELDER, "pique") == 30
+    assert d.with_(play=PlayTotals(8, 12, 7, pique=False)).score().heading(ELDER, "pique") == 0
+    # A carte blanche scores ten first, and still scores when its holder reckons nothing (Case XXI).
+    d = MarkedDeal("B", carte_blanche=YOUNGER, declarations=QuickScores((5, 0, 0), (0, 4, 0)),
+                   play=PlayTotals(6, 7, 7), reckons_nothing=frozenset({YOUNGER}))
+    s = d.score()
+    assert s.order[0].kind == 0 and s.total(YOUNGER) == 10 and s.total(ELDER) == 12
+
+
+@pytest.mark.parametrize("decl, law", [
+    (Declared(PointCall(5, 52)), "Law 62"),
+    (Declared(PointCall(2)), "Law 62"),
+    (Declared(None, (SequenceCall(5, 3),)), "Law 63"),
+    (Declared(None, (), (SetCall(4, 2),)), "Law 64"),
+    (Declared(PointCall(5), (SequenceCall(5, 7), SequenceCall(6, 6))), "Laws 62-64"),
+    (Declared(PointCall(5), (SequenceCall(6, 7),)), "Laws 62-64"),
+])
+def test_calls_that_cannot_be(decl: Declared, law: str) -> None:
+    with pytest.raises(MarkError) as e:
+        MarkedDeal("B", declarations=FullCalls(decl, tuple(G if decl.has(c) else None for c in range(3)))).score()
+    assert e.value.law == law
+
+
+def test_five_cards_make_44_to_51() -> None:
+    for v in range(44, 52):
+        PointCall(5, v).check()
+    assert hand_fits(Declared(PointCall(5, 51), (SequenceCall(5, 7),), (SetCall(4, 7),)))
+
+
+def test_replies_must_follow_the_calls() -> None:
+    ann = Declared(PointCall(5, 49))
+    with pytest.raises(MarkError, match="not good"):
+        MarkedDeal("B", declarations=FullCalls(ann, (G, None, None), Declared(PointCall(6)))).score()
+    with pytest.raises(MarkError, match="What do they make"):
+        MarkedDeal("B", declarations=FullCalls(Declared(PointCall(5)), (N, None, None),
+                                               Declared(PointCall(5, 50)))).score()
+    with pytest.raises(MarkError, match="Law 64"):
+        MarkedDeal("B", declarations=FullCalls(Declared(None, (), (SetCall(3, 7),)), (None, None, E))).score()
+
+
+@given(st.integers(0, 60))
+def test_quick_scores_the_laws_cannot_make(v: int) -> None:
+    ok = v in {0, 3, 6, 9, 12, 14, 17, 20, 28, 31, 42}
+    d = MarkedDeal("B", declarations=QuickScores((0, 0, v), (0, 0, 0)))
+    if ok:
+        d.score()
+    else:
+        with pytest.raises(MarkError, match="Law 64"):
+            d.score()
+
+
+def test_play_totals_that_cannot_be() -> None:
+    for play in (PlayTotals(13, 0, 0), PlayTotals(6, 13, 13), PlayTotals(12, 40, 0)):
+        with pytest.raises(MarkError, match="Law 65"):
+            MarkedDeal("B", play=play).score()
+
+
+def quick(dealer: str, a: int = 7, b: int = 7, point: int = 0) -> MarkedDeal:
+    """A deal of six tricks each: the elder's point, then ``a`` and ``b`` in play."""
+    return MarkedDeal(dealer, declarations=QuickScores((point, 0, 0), (0, 0, 0)), play=PlayTotals(6, a, b))
+
+
+def test_a_rubicon_partie_and_its_settlement() -> None:
+    p = MarkedPartie(players=("Ann", "Bob"))
+    for i in range(6):
+        p = p.add(quick("B", 8, 7, point=5) if i % 2 == 0 else quick("A", 7, 7))
+    assert p.is_finished and p.scores == {"A": 60, "B": 42}
+    s = p.settlement()
+    assert (s.winner, s.rubicon, s.points_won) == ("A", True, 202)  # Law 73
+    with pytest.raises(MarkError, match="over"):
+        p.add(quick("B"))
+
+
+def test_a_tie_runs_to_extra_deals_and_the_four_deal_doubles() -> None:
+    p = MarkedPartie()
+    for i in range(6):
+        p = p.add(quick("B" if i % 2 == 0 else "A", 7, 7))
+    assert p.scores == {"A": 42, "B": 42} and p.deals_needed == 8 and not p.is_finished
+    f = MarkedPartie(FOUR_DEAL).add(quick("B", 7, 7))
+    assert f.scores == {"A": 14, "B": 14}
+
+
+def test_au_cent_stops_at_the_goal() -> None:
+    p = MarkedPartie(AU_CENT)
+    d = MarkedDeal("B", declarations=QuickScores((8, 32, 42), (0, 0, 0)), play=PlayTotals(12, 13, 0))
+    p = p.add(d)
+    s = p.deal_scores[0]
+    assert s is not None and s.game_won == (ELDER, True)
+    assert p.settlement().tally == {"A": 2, "B": 0}
+
+
+def test_irregularities() -> None:
+    p = MarkedPartie().add(quick("B"))
+    annulled = p.annul()
+    assert annulled.next_dealer == "A" and annulled.scores == p.scores  # the same dealer deals afresh
+    void = p.void("B")  # B dealt out of turn, found at once: void, A (the right dealer) deals
+    assert void.next_dealer == "A" and len(void.scores_after) == 1
+    late = p.add(MarkedDeal("B", out_of_turn=True, declarations=QuickScores(), play=PlayTotals(6, 7, 7)))
+    assert late.next_dealer == "A"
+    late = late.add(quick("A"))
+    assert late.next_dealer == "A"  # the elder of the deal out of turn deals twice running (Law 16)
+    pen = p.reckons_nothing(0, "A")
+    assert pen.scores["A"] == 0
+    assert pen.waive(0, "A").scores == p.scores  # the adversary waives it (Law 44)
+    p2 = p.add(quick("A"))
+    with pytest.raises(MarkError, match="Law 70"):
+        p2.correct(0, quick("B", 8, 7))
+    assert p2.correct(1, quick("A", 8, 7)).scores != p2.scores
+
+
+def test_records_round_trip_and_old_records_are_refused_clearly(tmp_path: Path) -> None:
+    p = MarkedPartie(players=("Ann", "Bob")).add(britannica()).add(quick("A")).annul()
+    text = marked_to_json(p)
+    assert marked_from_json(text) == p
+    doc = json.loads(text)
+    assert doc["marked"] is True and doc["deals"][0]["declared"]["replies"]["sets"] == "not good"
+    with pytest.raises(RecordError, match="marked"):
+        parse_record(text)
+    assert parse_record((ROOT / "data/records/britannica-example.json").read_text()).deals
+
+
+def test_replay_and_settle_read_a_marked_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = MarkedPartie(players=("Ann", "Bob")).add(britannica())
+    for i in range(5):
+        p = p.add(quick("A" if i % 2 == 0 else "B"))
+    path = tmp_path / "m.json"
+    path.write_text(marked_to_json(p))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert '"What do they make?"' in out and "Ten for the cards: twenty-eight." in out
+    assert "wins the partie" in out
+    assert main(["settle", str(path), "--stake", "10s a hundred"]) == 0
+    assert "Ann" in capsys.readouterr().out
+
+
+def test_piquet_mark_scripted_over_a_partie(tmp_path: Path) -> None:
+    answers = ["Bob", "none", "calls", "5 49", "good", "4 A", "good", "3 J", "not good", "none", "none",
+               "4 10, 3 Q", "7 9 6"]
+    answers += ["", "", "scores", "5 0 0", "undo", "6 0 0", "0 3 0", "9 9 6", "7 9 6"]  # an undo, a refusal
+    for _ in range(4):
+        answers += ["", "", "", "", "", "6 7 7"]
+    path = tmp_path / "m.json"
+    it = iter(answers)
+
+    def ask(prompt: str) -> str:
+        return next(it)
+
+    out = io.StringIO()
+    ns = build_parser().parse_args(["mark", "--names", "Ann", "Bob", "--record", str(path), "--stake", "10s a hundred"])
+    assert run_mark(ns, ask, Console(file=out, width=200)) == 0
+    text = out.getvalue()
+    assert "That cannot be" in text and "Taken back." in text
+    p = marked_from_json(path.read_text())
+    assert p.is_finished and p.scores == {"A": 65, "B": 76}
+    assert "Bob wins the partie, and Ann is rubiconed (under 100): 76 + 65 + 100 = 241 points (Law 73)." in text
