@@ -40,7 +40,7 @@ from starlette.routing import BaseRoute, Route
 
 from piquet.core.observation import PartieContext
 from piquet.core.rules import SEATS, rules_named
-from piquet.marker.calls import ELDER, YOUNGER, MarkError
+from piquet.marker.calls import ELDER, ROLES, YOUNGER, MarkError
 from piquet.marker.deal import (
     CardPlay,
     FullCalls,
@@ -165,6 +165,9 @@ def add_deal(partie: MarkedPartie, value: object) -> MarkedPartie:
         raise Refused("the deal is an object, as the record writes it", None, "deal")
     number = len(partie.deals) + 1
     value = {"dealer": partie.next_dealer} | value
+    if value.get("carte_blanche") not in (None, *ROLES):
+        raise Refused("a carte blanche is the elder's or the younger's: \"elder\" or \"younger\"", "Law 18",
+                      "carte_blanche")
     try:
         deal = deal_from_json(value, number)
     except MarkError as e:
@@ -212,6 +215,11 @@ def _field_of(e: MarkError) -> str:
         return "first_to_goal"
     if e.law == "Law 18":
         return "carte_blanche"
+    if e.law is None:  # the deal as sent cannot be read: say where, by the words of the message
+        for words, field in (("tricks", "play"), ("play", "play"), ("point", "point"), ("sequence", "sequences"),
+                             ("set", "sets"), ("first_to_goal", "first_to_goal")):
+            if words in e.message:
+                return field
     return _FIELD_OF_LAW.get(e.law or "", "deal")
 
 
