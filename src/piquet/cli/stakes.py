@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from piquet.marker.calls import MarkError
-from piquet.marker.partie import MarkedPartie
+from piquet.marker.partie import card_partie
 from piquet.marker.record import is_marked, marked_from_json
 from piquet.marker.telling import partie_text
 from piquet.records.record import RecordError, parse_record, replay
@@ -164,7 +164,7 @@ def _session(ns: argparse.Namespace) -> Session:
                 continue
             if is_marked(text):
                 marked = marked_from_json(text)
-                named.append((marked.players, marked_card_partie(marked)))
+                named.append((marked.players, card_partie(marked)))
                 continue
             record = parse_record(text)
             names = record.players or {"A": "A", "B": "B"}
@@ -175,15 +175,8 @@ def _session(ns: argparse.Namespace) -> Session:
     return Session.of(named)
 
 
-def marked_card_partie(partie: MarkedPartie) -> CardPartie:
-    """A marked partie on the scoring card (p. 101): its deals as they count; it must be finished."""
-    if partie.rules.partie_of_games:
-        raise ValueError(f"a partie of {partie.rules.title} is won in games, not points: the book's stakes and "
-                         "scoring cards (p. 100-102) are those of the rubicon game")
-    if not partie.is_finished:
-        raise ValueError(f"the partie is unfinished: {len(partie.scores_after)} of {partie.deals_needed} deals "
-                         "marked")
-    return CardPartie.from_deals([(d["A"], d["B"]) for d in partie.deal_points], partie.rules.name)
+#: The marked partie on the scoring card (``piquet mark --stake`` reads it here).
+marked_card_partie = card_partie
 
 
 def run_marked_replay(ns: argparse.Namespace) -> int | None:

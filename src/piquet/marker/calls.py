@@ -153,6 +153,9 @@ class Declared:
         """Each call possible, no rank declared twice, and all of them held together in twelve cards."""
         if self.point is not None:
             self.point.check()
+        if len(self.sequences) > 4:
+            raise MarkError(f"twelve cards hold at most four sequences (four tierces), not {len(self.sequences)}",
+                            "Law 63")
         for s in self.sequences:
             s.check()
         for t in self.sets:

@@ -186,6 +186,19 @@ def _deal(value: object, n: int) -> MarkedDeal:
         corrected=bool(value.get("corrected", False)))
 
 
+def deal_to_json(d: MarkedDeal) -> dict[str, Any]:
+    """One deal as it stands in the record's ``"deals"``."""
+    return _deal_json(d)
+
+
+def deal_from_json(value: object, number: int) -> MarkedDeal:
+    """One deal of the record's ``"deals"`` (``number``, from 1, names it in a refusal), read but not checked."""
+    try:
+        return _deal(value, number)
+    except (TypeError, AttributeError):
+        raise MarkError(f"deal {number}: not a deal as a marked record writes it") from None
+
+
 def marked_from_json(text: str) -> MarkedPartie:
     """A marked partie from its record; ``MarkError`` names the deal and the law of anything that cannot be."""
     try:
@@ -201,6 +214,8 @@ def marked_from_json(text: str) -> MarkedPartie:
     except ValueError as e:
         raise MarkError(str(e)) from None
     names = doc.get("players") or {}
+    if not isinstance(names, dict):
+        raise MarkError("'players' is an object: {\"A\": name, \"B\": name}")
     players = (str(names.get("A", "A")), str(names.get("B", "B")))
     deals = doc.get("deals", [])
     if not isinstance(deals, list):
@@ -208,7 +223,7 @@ def marked_from_json(text: str) -> MarkedPartie:
     first = doc.get("first_dealer") or (deals[0].get("dealer") if deals and isinstance(deals[0], dict) else "B")
     if first not in SEATS:
         raise MarkError(f"the first dealer is A or B, found {json.dumps(first)}", "Law 4")
-    return MarkedPartie(rules, players, str(first), tuple(_deal(d, n) for n, d in enumerate(deals, 1)))
+    return MarkedPartie(rules, players, str(first), tuple(deal_from_json(d, n) for n, d in enumerate(deals, 1)))
 
 
 def load_marked(path: str) -> MarkedPartie:
@@ -219,4 +234,4 @@ def load_marked(path: str) -> MarkedPartie:
         raise MarkError(f"cannot read {path}: {e.strerror or e}") from None
 
 
-__all__ = ["FORMAT", "is_marked", "load_marked", "marked_from_json", "marked_to_json"]
+__all__ = ["FORMAT", "deal_from_json", "deal_to_json", "is_marked", "load_marked", "marked_from_json", "marked_to_json"]

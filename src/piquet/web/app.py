@@ -45,6 +45,7 @@ from piquet.records.record import RecordError
 from piquet.stakes.chouette import ChouetteError
 
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
+from .mark import routes as mark_routes
 from .protocol import ClientMessage, ProtocolError, decode_message, error_message
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
@@ -851,6 +852,7 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
             Route("/api/tables/{table_id}/record", table_record),
             *rewind_routes,
             *settle_routes,
+            *mark_routes,
             Route("/api/chouettes", create_chouette, methods=["POST"]),
             Route("/api/chouettes", list_chouettes, methods=["GET"]),
             Route("/api/chouettes/{table_id}/record", chouette_record),

@@ -1,0 +1,463 @@
+// The marker (/mark): a partie played with real cards, the phone lying on the table. The page holds no
+// rules: it sends each entry, with the partie's marked record, to POST /api/mark; the server checks the
+// record whole, scores the deal by the laws and answers the new record and what to show, or refuses the
+// entry with its law and the field at fault. The record lives in localStorage (a reload loses nothing),
+// and what is typed for the deal in hand too (a refusal or a reload loses none of it).
+
+import { $, h } from "./dom.js";
+
+const RECORD_KEY = "piquet-mark-record";
+const DRAFT_KEY = "piquet-mark-draft";
+const FIELDS = ["players", "rules", "first_dealer", "carte_blanche", "point", "sequences", "sets", "hands",
+  "play", "pique", "first_to_goal", "deal", "stake"];
+const SEQUENCE_NAMES = { 3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième" };
+const HEADS = ["A", "K", "Q", "J", "10", "9", "8", "7"];
+const SET_RANKS = [["A", "aces"], ["K", "kings"], ["Q", "queens"], ["J", "knaves"], ["10", "tens"]];
+
+/** @returns {Record<string, any>} */
+function emptyDraft() {
+  return {
+    cb: "none", mode: "spoken", ePointCards: "", ePointValue: "", rPoint: "", eSeqs: [], rSeqs: "",
+    eSets: [], rSets: "", yPointCards: "", yPointValue: "", ySeqs: [], ySets: [],
+    qEPoint: "", qYPoint: "", qESeqs: "", qYSeqs: "", qESets: "", qYSets: "",
+    playMode: "totals", eTricks: "", ePlay: "", yPlay: "", cards: "", pique: "", first: "",
+    askPique: false, askFirst: false,
+  };
+}
+
+let record = null; // the marked record, as the server last answered it
+let view = null; // the state the server last answered
+let draft = emptyDraft();
+let firstDealer = "";
+let busy = false;
+
+// ------------------------------------------------------------ storage
+
+function load(key) {
+  try {
+    const text = localStorage.getItem(key);
+    return text ? JSON.parse(text) : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function store(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch (e) {
+    showError(`This browser would not keep the partie (${e.message}): download the record to keep it.`);
+  }
+}
+
+function saveDraft() {
+  store(DRAFT_KEY, draft);
+}
+
+// ------------------------------------------------------------ messages
+
+function showError(text) {
+  const box = $("mark-error");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+function clearErrors() {
+  for (const f of FIELDS) {
+    const e = $(`err-${f}`);
+    if (e) {
+      e.textContent = "";
+      e.hidden = true;
+    }
+  }
+  showError("");
+}
+
+// The server's refusal, shown by the field it names (the quick scores by the hands).
+function showRefusal(doc) {
+  let field = doc.field || "deal";
+  if (draft.mode === "quick" && ["point", "sequences", "sets"].includes(field)) field = "hands";
+  if (field === "pique") draft.askPique = true;
+  if (field === "first_to_goal") draft.askFirst = true;
+  const box = $(`err-${field}`) || $("err-deal");
+  box.textContent = doc.law && !doc.error.includes(`(${doc.law})`) ? `${doc.error} (${doc.law})` : doc.error;
+  box.hidden = false;
+  renderDraft();
+  saveDraft();
+  box.scrollIntoView({ block: "center" });
+}
+
+// ------------------------------------------------------------ the server
+
+async function ask(body) {
+  busy = true;
+  document.body.dataset.busy = "true";
+  try {
+    const resp = await fetch("/api/mark", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    let doc = null;
+    try {
+      doc = await resp.json();
+    } catch (e) {
+      // not JSON
+    }
+    if (!doc) return { ok: false, status: resp.status, doc: { error: `the server answered ${resp.status}` } };
+    return { ok: resp.ok, status: resp.status, doc };
+  } catch (e) {
+    return { ok: false, status: 0, doc: { error: `the server could not be reached (${e.message})` } };
+  } finally {
+    busy = false;
+    document.body.dataset.busy = "false";
+  }
+}
+
+function accept(doc) {
+  record = doc.record;
+  view = doc.state;
+  store(RECORD_KEY, record);
+  render();
+}
+
+// ------------------------------------------------------------ the start
+
+function setupNames() {
+  const a = /** @type {HTMLInputElement} */ ($("name-a")).value.trim();
+  const b = /** @type {HTMLInputElement} */ ($("name-b")).value.trim();
+  return [a, b];
+}
+
+function renderSetup() {
+  const [a, b] = setupNames();
+  $("first-dealer").querySelector("[data-value=A]").textContent = `${a || "First player"} deals`;
+  $("first-dealer").querySelector("[data-value=B]").textContent = `${b || "Second player"} deals`;
+  for (const btn of $("first-dealer").querySelectorAll("button")) {
+    btn.setAttribute("aria-pressed", String(btn.dataset.value === firstDealer));
+  }
+  $("agreements").hidden = /** @type {HTMLSelectElement} */ ($("rules-select")).value !== "au-cent";
+}
+
+async function begin(event) {
+  event.preventDefault();
+  if (busy) return;
+  clearErrors();
+  const agreements = [...$("agreements").querySelectorAll("input:checked")]
+    .map((c) => /** @type {HTMLInputElement} */ (c).value);
+  const rules = /** @type {HTMLSelectElement} */ ($("rules-select")).value;
+  const r = await ask({ action: "new", players: setupNames(), rules, agreements: rules === "au-cent" ? agreements : [],
+    first_dealer: firstDealer || null });
+  if (!r.ok) {
+    showRefusal(r.doc);
+    return;
+  }
+  draft = emptyDraft();
+  saveDraft();
+  accept(r.doc);
+}
+
+// ------------------------------------------------------------ the draft of the deal in hand
+
+function rowsOf(kind, list) {
+  const key = list;
+  const box = document.querySelector(`[data-list=${list}]`);
+  const items = draft[key];
+  const rows = items.map((item, i) => {
+    const a = h("select", { "aria-label": kind === "seq" ? "Length" : "Quatorze or trio",
+      testid: `${list}-${i}-a` },
+    kind === "seq"
+      ? Object.entries(SEQUENCE_NAMES).map(([n, w]) => h("option", { value: n, selected: item.a === n }, w))
+      : [h("option", { value: "4", selected: item.a === "4" }, "fourteen"),
+        h("option", { value: "3", selected: item.a === "3" }, "three")]);
+    const b = h("select", { "aria-label": kind === "seq" ? "Headed by" : "Of", testid: `${list}-${i}-b` },
+      kind === "seq"
+        ? HEADS.map((r) => h("option", { value: r, selected: item.b === r }, `to the ${r}`))
+        : SET_RANKS.map(([r, w]) => h("option", { value: r, selected: item.b === r }, w)));
+    a.addEventListener("change", () => { item.a = /** @type {HTMLSelectElement} */ (a).value; saveDraft(); });
+    b.addEventListener("change", () => { item.b = /** @type {HTMLSelectElement} */ (b).value; saveDraft(); });
+    const remove = h("button", { type: "button", class: "mk-x", "aria-label": "Remove", testid: `${list}-${i}-remove`,
+      onclick: () => { items.splice(i, 1); saveDraft(); renderDraft(); } }, "✕");
+    return h("div", { class: "mk-row" }, a, b, remove);
+  });
+  const add = h("button", { type: "button", class: "mk-add", testid: `${list}-add`,
+    onclick: () => {
+      items.push(kind === "seq" ? { a: "3", b: "A" } : { a: "3", b: "A" });
+      saveDraft();
+      renderDraft();
+    } }, kind === "seq" ? "+ a sequence" : "+ a quatorze or trio");
+  box.replaceChildren(...rows, add);
+}
+
+function renderDraft() {
+  for (const group of document.querySelectorAll(".mk-choice[data-draft]")) {
+    const key = /** @type {HTMLElement} */ (group).dataset.draft;
+    for (const btn of group.querySelectorAll("button")) {
+      btn.setAttribute("aria-pressed", String(/** @type {HTMLElement} */ (btn).dataset.value === draft[key]));
+    }
+  }
+  for (const input of document.querySelectorAll("input[data-draft], textarea[data-draft]")) {
+    const el = /** @type {HTMLInputElement} */ (input);
+    if (el.value !== draft[el.dataset.draft]) el.value = draft[el.dataset.draft];
+  }
+  for (const list of ["eSeqs", "ySeqs"]) rowsOf("seq", list);
+  for (const list of ["eSets", "ySets"]) rowsOf("set", list);
+  $("spoken").hidden = draft.mode !== "spoken";
+  $("quick").hidden = draft.mode !== "quick";
+  $("play-totals-box").hidden = draft.playMode !== "totals";
+  $("play-cards-box").hidden = draft.playMode !== "cards";
+  $("ask-pique").hidden = !draft.askPique;
+  $("ask-first").hidden = !draft.askFirst;
+  const t = /^\d+$/.test(draft.eTricks.trim()) ? 12 - Number(draft.eTricks) : "";
+  $("y-tricks").textContent = t === "" ? "" : String(t);
+}
+
+// A number as typed: a whole number, 0 for nothing, or the text itself (the server says what is wrong).
+function num(text, empty = 0) {
+  const t = String(text).trim();
+  if (!t) return empty;
+  return /^\d+$/.test(t) ? Number(t) : t;
+}
+
+function declared(cards, value, seqs, sets) {
+  const out = {};
+  if (cards) out.point = value.trim() ? { cards: Number(cards), value: num(value) } : { cards: Number(cards) };
+  if (seqs.length) out.sequences = seqs.map((s) => ({ length: Number(s.a), head: s.b }));
+  if (sets.length) out.sets = sets.map((s) => ({ size: Number(s.a), rank: s.b }));
+  return out;
+}
+
+// The deal as the marked record writes it (piquet.marker.record); the dealer is the server's (Law 16).
+function dealJson() {
+  const d = /** @type {Record<string, any>} */ ({});
+  if (draft.cb !== "none") d.carte_blanche = draft.cb;
+  if (draft.mode === "spoken") {
+    const elder = declared(draft.ePointCards, draft.ePointValue, draft.eSeqs, draft.eSets);
+    const replies = {};
+    if (draft.rPoint && elder.point) replies.point = draft.rPoint;
+    if (draft.rSeqs && elder.sequences) replies.sequences = draft.rSeqs;
+    if (draft.rSets && elder.sets) replies.sets = draft.rSets;
+    d.declared = { elder, replies, younger: declared(draft.yPointCards, draft.yPointValue, draft.ySeqs, draft.ySets) };
+  } else {
+    d.scored = {
+      elder: { point: num(draft.qEPoint), sequences: num(draft.qESeqs), sets: num(draft.qESets) },
+      younger: { point: num(draft.qYPoint), sequences: num(draft.qYSeqs), sets: num(draft.qYSets) },
+    };
+  }
+  if (draft.playMode === "totals") {
+    d.tricks = { elder: num(draft.eTricks, null) };
+    d.play_points = { elder: num(draft.ePlay), younger: num(draft.yPlay) };
+    if (draft.askPique && draft.pique) d.pique = draft.pique === "yes";
+    if (draft.askFirst && draft.first) d.first_to_goal = draft.first;
+  } else {
+    d.play = draft.cards.split(/[\s,]+/).filter(Boolean);
+  }
+  return d;
+}
+
+async function scoreDeal(event) {
+  event.preventDefault();
+  if (busy || !record) return;
+  clearErrors();
+  const r = await ask({ action: "add", record, deal: dealJson() });
+  if (!r.ok) {
+    if (r.status === 422) showRefusal(r.doc);
+    else showError(`Not scored: ${r.doc.error}`);
+    return;
+  }
+  draft = emptyDraft();
+  saveDraft();
+  accept(r.doc);
+  $("last-deal").scrollIntoView({ block: "start" });
+}
+
+async function act(action) {
+  if (busy || !record) return;
+  clearErrors();
+  const r = await ask({ action, record });
+  if (!r.ok) {
+    if (r.status === 422) showRefusal(r.doc);
+    else showError(r.doc.error);
+    return;
+  }
+  /** @type {HTMLDetailsElement} */ ($("wrong")).open = false;
+  accept(r.doc);
+}
+
+// ------------------------------------------------------------ the partie shown
+
+function nameOf(seat) {
+  return view.players[seat];
+}
+
+function renderDeal(entry) {
+  const title = entry.counts ? `Deal ${entry.number}` : entry.status === "annulled" ? "Annulled" : "Void";
+  const summary = entry.counts
+    ? `${title}: ${nameOf("A")} ${entry.counts_as.A}, ${nameOf("B")} ${entry.counts_as.B}`
+    : `${title}: ${entry.lines[0]}`;
+  return h("details", { class: "mk-deal", testid: `deal-${entry.index}` },
+    h("summary", {}, summary),
+    h("div", { class: "mk-lines" }, entry.lines.map((l) => h("p", {}, l.trim()))));
+}
+
+function render() {
+  $("setup").hidden = true;
+  $("partie").hidden = false;
+  for (const seat of ["A", "B"]) {
+    $(`name-${seat}`).textContent = nameOf(seat);
+    $(`score-${seat}`).textContent = String(view.scores[seat]);
+  }
+  $("rules-title").textContent = view.title;
+  const tally = view.settlement.tally || {};
+  $("games-line").hidden = !view.of_games;
+  if (view.of_games) {
+    $("games-line").textContent = `Games: ${nameOf("A")} ${tally.A ?? 0}, ${nameOf("B")} ${tally.B ?? 0}`;
+  }
+  const played = view.deals.filter((d) => d.counts);
+  const last = view.deals[view.deals.length - 1];
+  $("last-deal").hidden = !last;
+  if (last) {
+    $("last-title").textContent = last.counts ? last.lines[0] : last.lines[0];
+    $("last-order").replaceChildren(...(last.order || []).map((o) => h("li", {}, `${o.name}: ${o.words}`)));
+    $("last-total").textContent = last.counts
+      ? `${last.lines[last.lines.length - 1].trim()} The partie: ${nameOf("A")} ${last.after.A}, ${nameOf("B")} ${last.after.B}.`
+      : "";
+  }
+  $("history").replaceChildren(...(view.deals.length ? view.deals.map(renderDeal)
+    : [h("p", { class: "muted" }, "No deal marked yet.")]));
+  /** @type {HTMLButtonElement} */ ($("undo-deal")).disabled = !view.can_undo;
+  const next = view.next;
+  $("deal").hidden = !next;
+  $("wrong").hidden = !next;
+  $("end").hidden = !view.finished;
+  $("settlement-words").textContent = view.settlement.words;
+  $("stake-form").hidden = view.of_games;
+  $("stakes-words").replaceChildren(...(view.stakes || []).map((l) => h("p", {}, l)));
+  if (next) {
+    $("next-deal").textContent = next.words;
+    const names = { elder: nameOf(next.elder), younger: nameOf(next.younger) };
+    for (const e of document.querySelectorAll("[data-role-name]")) {
+      e.textContent = names[/** @type {HTMLElement} */ (e).dataset.roleName];
+    }
+    for (const e of document.querySelectorAll("button[data-role]")) {
+      e.textContent = names[/** @type {HTMLElement} */ (e).dataset.role];
+    }
+  }
+  document.body.dataset.deals = String(played.length);
+  renderDraft();
+}
+
+async function settleStakes(event) {
+  event.preventDefault();
+  if (busy || !record) return;
+  clearErrors();
+  const r = await ask({ action: "state", record, stake: /** @type {HTMLInputElement} */ ($("stake")).value,
+    custom: /** @type {HTMLSelectElement} */ ($("custom")).value });
+  if (!r.ok) {
+    if (r.status === 422) showRefusal(r.doc);
+    else showError(r.doc.error);
+    return;
+  }
+  accept(r.doc);
+}
+
+function download() {
+  if (!record) return;
+  const text = `${JSON.stringify(record, null, 2)}\n`;
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const names = Object.values(record.players || {}).join("-").replace(/[^\w-]+/g, "_");
+  const a = h("a", { href: url, download: `piquet-marked-${names || "partie"}.json`, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+let newArmed = false;
+
+function newPartie() {
+  const btn = $("new-partie");
+  if (!newArmed && record && record.deals.length) {
+    newArmed = true;
+    btn.textContent = "Tap again to leave this partie (download its record first)";
+    setTimeout(() => { newArmed = false; btn.textContent = "A new partie"; }, 5000);
+    return;
+  }
+  newArmed = false;
+  btn.textContent = "A new partie";
+  record = null;
+  view = null;
+  store(RECORD_KEY, null);
+  draft = emptyDraft();
+  saveDraft();
+  showSetup();
+}
+
+function showSetup() {
+  $("partie").hidden = true;
+  $("setup").hidden = false;
+  if (record && record.players) {
+    /** @type {HTMLInputElement} */ ($("name-a")).value = record.players.A || "";
+    /** @type {HTMLInputElement} */ ($("name-b")).value = record.players.B || "";
+  }
+  renderSetup();
+}
+
+// ------------------------------------------------------------ the page
+
+function bind() {
+  $("setup").addEventListener("submit", begin);
+  for (const id of ["name-a", "name-b", "rules-select"]) {
+    $(id).addEventListener("input", renderSetup);
+    $(id).addEventListener("change", renderSetup);
+  }
+  for (const btn of $("first-dealer").querySelectorAll("button")) {
+    btn.addEventListener("click", () => { firstDealer = /** @type {HTMLElement} */ (btn).dataset.value; renderSetup(); });
+  }
+  for (const group of document.querySelectorAll(".mk-choice[data-draft]")) {
+    const key = /** @type {HTMLElement} */ (group).dataset.draft;
+    for (const btn of group.querySelectorAll("button")) {
+      btn.addEventListener("click", () => {
+        draft[key] = /** @type {HTMLElement} */ (btn).dataset.value;
+        saveDraft();
+        renderDraft();
+      });
+    }
+  }
+  for (const input of document.querySelectorAll("input[data-draft], textarea[data-draft]")) {
+    input.addEventListener("input", () => {
+      const el = /** @type {HTMLInputElement} */ (input);
+      draft[el.dataset.draft] = el.value;
+      saveDraft();
+      if (el.dataset.draft === "eTricks") renderDraft();
+    });
+  }
+  $("deal").addEventListener("submit", scoreDeal);
+  $("clear-deal").addEventListener("click", () => { draft = emptyDraft(); saveDraft(); clearErrors(); renderDraft(); });
+  $("annul-deal").addEventListener("click", () => act("annul"));
+  $("void-deal").addEventListener("click", () => act("void"));
+  $("undo-deal").addEventListener("click", () => act("undo"));
+  $("download-record").addEventListener("click", download);
+  $("new-partie").addEventListener("click", newPartie);
+  $("stake-form").addEventListener("submit", settleStakes);
+}
+
+async function start() {
+  bind();
+  const kept = load(DRAFT_KEY);
+  if (kept && typeof kept === "object") draft = { ...emptyDraft(), ...kept };
+  record = load(RECORD_KEY);
+  if (record) {
+    const r = await ask({ action: "state", record });
+    if (r.ok) {
+      accept(r.doc);
+    } else {
+      showError(`The partie kept in this browser cannot be read: ${r.doc.error}. It is still kept: download it, or begin a new partie.`);
+      showSetup();
+    }
+  } else {
+    showSetup();
+  }
+  document.body.dataset.ready = "true";
+}
+
+start();
