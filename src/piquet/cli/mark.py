@@ -445,7 +445,7 @@ class MarkSession:
         names = (el, yo)
         self.say(f"{ruling.law}: {ruling.says}")
         if len(ruling.options) == 1:
-            self.say(f"The law decides: {ruling.options[0].says}.")
+            self.say("The law decides; nobody chooses.")
             self._apply(ruling, ruling.options[0], dealer)
             return
         who = "The players agree" if ruling.chooser is None else f"{names[ruling.chooser]} chooses"
@@ -494,7 +494,7 @@ class MarkSession:
                      "deal as the players agree.")
         else:
             assert r in TABLE_ONLY
-            self.say(f"{option.says.capitalize()} ({ruling.law}). Nothing changes in the score.")
+            self.say(f"{option.says[0].upper()}{option.says[1:]} ({ruling.law}). Nothing changes in the score.")
 
     def _correct(self, ruling: Ruling) -> None:
         """A deal's score put right (Law 70; Law 74: each player's score of his own hand), re-entered quickly."""
