@@ -220,3 +220,45 @@ def test_piquet_mark_scripted_over_a_partie(tmp_path: Path) -> None:
     p = marked_from_json(path.read_text())
     assert p.is_finished and p.scores == {"A": 65, "B": 76}
     assert "Bob wins the partie, and Ann is rubiconed (under 100): 76 + 65 + 100 = 241 points (Law 73)." in text
+
+
+def _pick(kind: str) -> str:
+    """The number ``piquet mark`` lists an irregularity by."""
+    from piquet.core.referee import IRREGULARITIES
+    return str([e.kind.value for e in IRREGULARITIES].index(kind) + 1)
+
+
+def test_piquet_mark_something_went_wrong_in_each_group(tmp_path: Path) -> None:
+    """``wrong`` at a prompt: the irregularity, its facts, the ruling, the choice, applied to the score; one of
+    each group (the cut and the deal, the exchange, thirteen cards, calling, the play, scoring)."""
+    answers = ["help", "wrong", _pick("cut-to-dealer-exposed"),  # Law 7: cut again, told
+               "Bob", "none", "scores", "5 0 0", "0 3 0", "6 7 7"]  # deal 1: Ann 12, Bob 10
+    answers += ["wrong", _pick("out-of-turn"), "no", "no",  # Law 16: Bob dealt out of turn, found at once: void
+                "", "none", "scores",
+                "wrong", _pick("took-more"), "younger", "1",  # Law 35: Ann (younger) reckons nothing, Bob enforces
+                "5 0 0", "0 4 0", "6 7 7"]  # deal 2: Bob 12, Ann 0
+    answers += ["", "none", "scores",
+                "wrong", _pick("wrong-count"), "yes", "13", "11", "8", "yes", "no",  # Law 39: stands, Law 40's limits
+                "0 0 14", "5 0 0", "6 7 7"]  # deal 3: Ann 21, Bob 12
+    answers += ["", "none", "scores", "4 0 0", "0 0 3",
+                "wrong", _pick("revoke"), "Ann",  # Law 59 IV: taken back, nothing changes in the score
+                "6 7 7"]  # deal 4: Bob 11, Ann 10
+    answers += ["", "none", "scores",
+                "wrong", _pick("overcall"), "Ann", "yes", "yes", "no", "no", "1",  # Law 54: Ann reckons nothing
+                "0 0 3", "5 0 0", "6 7 7"]  # deal 5: Ann 0, Bob 12
+    answers += ["wrong", _pick("miscounted"), "Bob", "no", "5", "0 0 3", "6 0 0", "6 7 7",  # Law 70: Bob's six
+                "", "none", "scores", "5 0 0", "0 0 0", "6 7 7"]  # deal 6: Bob 12, Ann 7
+    path = tmp_path / "m.json"
+    it = iter(answers)
+    out = io.StringIO()
+    ns = build_parser().parse_args(["mark", "--names", "Ann", "Bob", "--record", str(path)])
+    assert run_mark(ns, lambda prompt: next(it), Console(file=out, width=200)) == 0
+    text = out.getvalue()
+    for said in ("wrong (something went wrong", "Law 7:", "The deal is void", "Ann reckons nothing this deal",
+                 "Law 39:", "Law 40", "Law 59 IV:", "Nothing changes in the score", "Law 54:", "Bob chooses",
+                 "Deal 5 is corrected (Law 70)"):
+        assert said in text, said
+    p = marked_from_json(path.read_text())
+    assert [d.status for d in p.deals].count("void") == 1
+    assert p.is_finished and p.scores == {"A": 50, "B": 70}
+    assert "Bob wins the partie, and Ann is rubiconed (under 100): 70 + 50 + 100 = 220 points (Law 73)." in text

@@ -4,9 +4,11 @@ Two people play with a real pack; the program asks, deal by deal, who dealt,
 the calls and answers (or the quick scores), the tricks and play points (or
 the cards), and keeps the score by the laws.  Answers are read with
 ``input()``, so a partie can be scripted: ``help`` at any prompt, ``undo``
-takes back the last answer (at the start of a deal, the deal before), and
-``quit`` (or the end of input) saves the record, with ``--record FILE``, and
-leaves.
+takes back the last answer (at the start of a deal, the deal before),
+``wrong`` when something went wrong at the table (the irregularities by
+group, the facts the law asks, its ruling, the choice it gives and its effect
+on the score: ``piquet.core.referee``), and ``quit`` (or the end of input)
+saves the record, with ``--record FILE``, and leaves.
 """
 
 from __future__ import annotations
@@ -23,17 +25,19 @@ from rich.console import Console
 from rich.table import Table
 
 from piquet.core.cards import parse_cards
+from piquet.core.referee import FACTS, IRREGULARITIES, PENALTIES, TABLE_ONLY, Irregularity, Option, Remedy, Ruling, rule
 from piquet.core.rules import rules_named
 from piquet.marker.calls import ELDER, REPLY_NAMES, YOUNGER, Declared, MarkError, PointCall, SequenceCall, SetCall
 from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, QuickScores, check_full, check_quick
-from piquet.marker.partie import MarkedPartie
+from piquet.marker.partie import MarkedPartie, other_seat
 from piquet.marker.record import load_marked, marked_to_json
 from piquet.marker.telling import deal_lines, partie_text
 from piquet.talk.words import settlement_words
 
 _RANKS = {"A": 7, "K": 6, "Q": 5, "J": 4, "10": 3, "T": 3, "9": 2, "8": 1, "7": 0}
-HELP = ("Answer the question, or: help (this), undo (take back the last answer), quit (save and leave). "
-        "Press Enter to take the answer in [brackets].")
+HELP = ("Answer the question, or: help (this), undo (take back the last answer), wrong (something went wrong "
+        "at the table: a card exposed, thirteen cards, a miscall, a revoke, a score wrongly reckoned ...; the "
+        "laws' ruling), quit (save and leave). Press Enter to take the answer in [brackets].")
 
 
 class Quit(Exception):
@@ -121,6 +125,9 @@ class MarkSession:
         self.console = console
         self.path = path
         self.answers: list[tuple[str, Any]] = []
+        #: Roles that reckon nothing in the deal being entered, and of those the penalties waived (Law 44).
+        self.penalties: set[int] = set()
+        self.waived: set[int] = set()
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -249,7 +256,8 @@ class MarkSession:
         if not self.partie.deals:  # the first deal says who dealt first (Law 4: the cut's choice)
             self.partie = replace(self.partie, first_dealer=dealer)
         return MarkedDeal(dealer, a["carte_blanche"], decl, play,
-                          out_of_turn=dealer != self.partie.next_dealer)
+                          out_of_turn=dealer != self.partie.next_dealer,
+                          reckons_nothing=frozenset(self.penalties), waived=frozenset(self.waived))
 
     def _drop(self, keys: tuple[str, ...]) -> None:
         first = min((i for i, (k, _) in enumerate(self.answers) if k in keys), default=len(self.answers))
@@ -283,7 +291,7 @@ class MarkSession:
         a = dict(self.answers)
         if a["dealer"] in ("annul", "void"):
             self.partie = self.partie.annul() if a["dealer"] == "annul" else self.partie.void()
-            self.answers = []
+            self._new_deal()
             self.say(deal_lines(self.partie, len(self.partie.deals) - 1, 0)[0])
             return True
         try:
@@ -299,7 +307,7 @@ class MarkSession:
             at_play = e.law in ("Law 65", "Law 59", "Law 69", "Law 75", "p. 20")
             self._drop(("play", "need_pique", "need_first") if at_play else ("dealer",))
             return False
-        self.answers = []
+        self._new_deal()
         n = sum(d.counts for d in self.partie.deals)
         for line in deal_lines(self.partie, len(self.partie.deals) - 1, n):
             self.say(line)
@@ -350,6 +358,9 @@ class MarkSession:
                     continue
                 if low == "quit":
                     raise Quit
+                if low == "wrong":
+                    self._wrong()
+                    continue
                 try:
                     value = read(text if text.strip() else default)
                 except (MarkError, ValueError) as e:
@@ -370,6 +381,146 @@ class MarkSession:
             return self.ask_raw(prompt + " › ")
         except (EOFError, KeyboardInterrupt):
             raise Quit from None
+
+    def _new_deal(self) -> None:
+        self.answers = []
+        self.penalties, self.waived = set(), set()
+
+    # ------------------------------------------------------------ something went wrong (the referee)
+
+    def _dealer_now(self) -> str:
+        """Who dealt the deal being entered: as answered, else the right dealer."""
+        d = dict(self.answers).get("dealer")
+        return d if d in ("A", "B") else self.partie.next_dealer
+
+    def _choose(self, words: str, count: int) -> int | None:
+        """A number from 1 to ``count`` (None: back to the deal)."""
+        while True:
+            text = self._ask(words).strip().lower()
+            if text in ("", "back", "none"):
+                return None
+            if text.isdigit() and 1 <= int(text) <= count:
+                return int(text) - 1
+            self.say(f"A number from 1 to {count}, or Enter to go back.", "bold red")
+
+    def _wrong(self) -> None:
+        """Something went wrong: the irregularity picked from the list, its facts asked, the ruling shown, the
+        choice asked of the player the law gives it to, and applied to the partie."""
+        self.say("Something went wrong. Which of these?")
+        group = None
+        for n, e in enumerate(IRREGULARITIES, 1):
+            if e.group is not group:
+                group = e.group
+                self.say(f"  {str(group).capitalize()}:")
+            self.say(f"    {n}. {e.label} ({e.laws})")
+        k = self._choose("Which? (a number, or Enter to go back)", len(IRREGULARITIES))
+        if k is None:
+            return
+        entry = IRREGULARITIES[k]
+        dealer = self._dealer_now()
+        el, yo = self._role_name(ELDER, dealer), self._role_name(YOUNGER, dealer)
+        facts: dict[str, Any] = {}
+        for name in entry.facts:
+            fact = FACTS[name]
+            read: Callable[[str], Any] = (self._read_who(el, yo) if name == "offender" else
+                                          (lambda t: int(t.strip())) if fact.number else parse_yes)
+            words = f"Who is in error, {el} (the elder) or {yo} (the younger)?" if name == "offender" else \
+                fact.question
+            while True:
+                try:
+                    value = read(self._ask(words))
+                except (MarkError, ValueError) as e:
+                    self.say(f"That cannot be: {e}", "bold red")
+                    continue
+                if name == "offender" and value is None:
+                    self.say(f"{el} or {yo}", "bold red")
+                    continue
+                facts[name] = value
+                break
+        try:
+            ruling = rule(Irregularity(entry.kind, **facts), self.partie.rules)
+        except ValueError as e:
+            self.say(f"That cannot be: {e}", "bold red")
+            return
+        names = (el, yo)
+        self.say(f"{ruling.law}: {ruling.says}")
+        if len(ruling.options) == 1:
+            self.say("The law decides; nobody chooses.")
+            self._apply(ruling, ruling.options[0], dealer)
+            return
+        who = "The players agree" if ruling.chooser is None else f"{names[ruling.chooser]} chooses"
+        self.say(f"{who}:")
+        for n, o in enumerate(ruling.options, 1):
+            self.say(f"  {n}. {o.says}")
+        c = self._choose("Which? (a number, or Enter to go back)", len(ruling.options))
+        if c is not None:
+            self._apply(ruling, ruling.options[c], dealer)
+
+    def _apply(self, ruling: Ruling, option: Option, dealer: str) -> None:
+        """The choice applied to the marked partie (``MarkedPartie`` methods); what concerns only the cards on
+        the table is told."""
+        r = option.remedy
+        p = self.partie
+        if r is Remedy.FRESH_DEAL:
+            self.partie = p.annul()
+            self._new_deal()
+            self.say(f"A fresh deal: {p.name(self.partie.next_dealer)} deals again ({ruling.law}).")
+        elif r is Remedy.VOID:
+            out_of_turn = dealer if dealer != p.next_dealer else other_seat(p.next_dealer)
+            self.partie = p.void(out_of_turn if ruling.law.startswith(("Law 16", "p. 16")) else dealer)
+            self._new_deal()
+            self.say(f"The deal is void; the deals before stand. {p.name(self.partie.next_dealer)} deals "
+                     f"({ruling.law}).")
+        elif r is Remedy.DEAL_TWICE or (r is Remedy.STANDS and ruling.law in ("Law 16", "p. 16 (5)")):
+            wrong = other_seat(p.next_dealer)
+            self.answers = [(k, v) for k, v in self.answers if k != "dealer"]
+            self.answers.insert(0, ("dealer", wrong))
+            self.say(f"{p.name(wrong)} dealt out of turn; the deal stands ({ruling.law})." +
+                     (" The elder of it deals twice running." if r is Remedy.DEAL_TWICE else ""))
+        elif r in PENALTIES or r is Remedy.WAIVE:
+            assert option.role is not None
+            self.penalties.add(option.role)
+            who = self._role_name(option.role, dealer)
+            if r is Remedy.WAIVE:
+                self.waived.add(option.role)
+                self.say(f"The penalty is not enforced: {who} reckons what he holds (Law 44).")
+            else:
+                self.say(f"{who} reckons nothing this deal; his calls still bar ({ruling.law}). Enter the deal "
+                         "as played: what he calls, and what the adversary reckons.")
+        elif r in (Remedy.SCORE_CORRECTED, Remedy.OWN_HAND_SCORE):
+            self._correct(ruling)
+        elif r is Remedy.GAME_LOST:
+            self.say(f"{option.says} ({ruling.law}). The marker cannot mark a game lost this way: enter the "
+                     "deal as the players agree.")
+        else:
+            assert r in TABLE_ONLY
+            self.say(f"{option.says[0].upper()}{option.says[1:]} ({ruling.law}). Nothing changes in the score.")
+
+    def _correct(self, ruling: Ruling) -> None:
+        """A deal's score put right (Law 70; Law 74: each player's score of his own hand), re-entered quickly."""
+        p = self.partie
+        counted = [i for i, d in enumerate(p.deals) if d.counts]
+        if not counted:
+            self.say("No deal has been scored yet.")
+            return
+        n = self._choose(f"Which deal? (1 to {len(counted)})", len(counted))
+        if n is None:
+            return
+        index = counted[n]
+        old = p.deals[index]
+        el, yo = self._role_name(ELDER, old.dealer), self._role_name(YOUNGER, old.dealer)
+        try:
+            e = parse_three(self._ask(f"{el}'s scores for point, sequences, quatorzes and trios"))
+            y = parse_three(self._ask(f"{yo}'s scores for point, sequences, quatorzes and trios"))
+            t = self._read_play(self._ask(f"The play: {el}'s tricks, {el}'s play points, {yo}'s play points"))
+            self.partie = p.correct(index, replace(old, declarations=QuickScores(e, y), play=PlayTotals(*t)),
+                                    seen_next_hand=False)
+        except (MarkError, ValueError, TypeError) as err:
+            self.say(f"That cannot be: {err}", "bold red")
+            return
+        self.say(f"Deal {n + 1} is corrected ({ruling.law}).")
+        self.table()
+        self.save()
 
     def _undo(self) -> None:
         while self.answers and self.answers[-1][0].startswith("need_"):

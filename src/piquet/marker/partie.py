@@ -57,7 +57,8 @@ class MarkedPartie:
     def _scored(self) -> tuple[list[DealScore | None], str, list[dict[str, int]]]:
         """Each entry's score (None if it does not count), the next dealer, and the partie scores after each
         counted deal: Law 16 (alternate dealing; a void deal dealt again by the right dealer; the elder of a
-        deal dealt out of turn and found too late deals twice running, unless that or the next is the last),
+        deal dealt out of turn and found too late deals twice running, unless that or the next is the last;
+        at Piquet au cent, no remedy, p. 16 (5)),
         Laws 11-15 (an annulled deal dealt again by the same dealer)."""
         rules = self.rules
         expected, twice = self.first_dealer, False
@@ -89,7 +90,9 @@ class MarkedPartie:
             if d.out_of_turn:
                 needed = rules.deals_needed(counted)
                 last = rules.is_last_deal(number, needed) or rules.is_last_deal(number + 1, needed)
-                expected, twice = other_seat(d.dealer), not last
+                # At Piquet au cent a deal out of turn found too late has no remedy (p. 16 (5)): the deals
+                # simply alternate from it.
+                expected, twice = other_seat(d.dealer), not last and not rules.partie_of_games
             elif twice:
                 expected, twice = d.dealer, False
             else:
