@@ -91,9 +91,10 @@ def test_each_row_says_something_and_its_kind_matches_its_where() -> None:
         assert test == "—" or TEST_REF.search(test), (key, test)
 
 
-def test_law_56_and_case_iv_are_marked_wrong() -> None:
+def test_law_56_is_wrong_in_part_and_case_iv_is_code() -> None:
+    """Case IV's bar is applied (tests/test_law_56.py); the elder's reckoning after his lead is not yet."""
     kinds = {r[0]: r[2] for r in rows()}
-    assert kinds["Law 56"] == kinds["Case IV"] == "wrong"
+    assert kinds["Law 56"] == "wrong" and kinds["Case IV"] == "code"
 
 
 def test_every_code_reference_exists() -> None:
