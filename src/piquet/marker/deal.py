@@ -11,6 +11,7 @@ at the first score that reaches the goal (au cent, p. 20).
 
 The treatise's example deal (p. 103-105), entered by its calls:
 
+>>> from piquet.marker.calls import PointCall, SequenceCall
 >>> ann = Declared(PointCall(5, 49), (SequenceCall(4, 7),), (SetCall(3, 4),))
 >>> bob = Declared(PointCall(5, 48), (), (SetCall(4, 3), SetCall(3, 5)))
 >>> calls = FullCalls(ann, (Outcome.GOOD, Outcome.GOOD, Outcome.NOT_GOOD), bob)
