@@ -20,6 +20,7 @@ from piquet.core.observation import observe
 from piquet.core.partie import Partie
 from piquet.core.rules import rules_named
 from piquet.records.record import RecordError, parse_record, record_of, replay
+from piquet.talk.words import prompt_words
 
 
 def m(text: str) -> int:
@@ -108,3 +109,9 @@ def test_the_case_iv_record_scores_the_younger_nothing_for_his_knaves() -> None:
     doc["deals"][0]["calls"]["younger"]["sets"] = [["JH", "JC", "JD"]]
     with pytest.raises(RecordError, match="Case IV"):
         replay(parse_record(json.dumps(doc)))
+
+
+def test_the_younger_is_told_why_he_reckons_nothing() -> None:
+    """The prompt names the case, rather than saying he has nothing to declare."""
+    assert prompt_words(observe(case_iv(), YOUNGER), "Ann") == (
+        "You cannot reckon your quatorze or trio: the cards the elder has shown make as much (Law 56, Case IV).")

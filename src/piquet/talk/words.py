@@ -39,7 +39,7 @@ from piquet.core.cards import (
     format_cards,
 )
 from piquet.core.combinations import point_key, sequence_name, set_name, set_rank, suit_of_mask
-from piquet.core.deal import Deal, Phase
+from piquet.core.deal import Deal, Phase, full_declarations
 from piquet.core.events import (
     CATEGORIES,
     ELDER,
@@ -808,6 +808,11 @@ def prompt_words(obs: Observation, other: str) -> str:
         return (f"You leave {_COUNTS[n]} card{'' if n == 1 else 's'} in the stock. Look at them? The elder sees "
                 "them too (Law 36).")
     if p in _NOTHING_TO_DECLARE and mine and obs.legal_count() == 1:
+        category = ("point", "sequence", "quatorze or trio").index(_NOTHING_TO_DECLARE[p])
+        full = full_declarations(obs.hand)[category]
+        if obs.bar != (0, 0) and obs.lawful(full) != full:
+            return (f"You cannot reckon your {_NOTHING_TO_DECLARE[p]}: the cards the elder has shown make as much "
+                    "(Law 56, Case IV).")
         return f"You have no {_NOTHING_TO_DECLARE[p]} to declare."
     if p in _NOW:
         yours, theirs = _NOW[p]

@@ -136,7 +136,7 @@ from typing import Any, TypeVar
 
 from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import FULL_PACK, Card, CardError, Mask, card_name, cards_of, parse_card
-from piquet.core.deal import Deal, Phase, declaration_key, legal_iter
+from piquet.core.deal import Deal, Phase, declaration_key
 from piquet.core.events import ELDER, ROLES, SCORE_KINDS, YOUNGER, Event, Trick
 from piquet.core.events import Play as PlayEvent
 from piquet.core.observation import Observation, PartieContext, observe
@@ -364,7 +364,7 @@ def options(obs: Observation) -> list[dict[str, Any]]:
     if p in _LOOKS:
         return [{"kind": "look", "look": look, "label": look_label(look, obs.role)} for look in (True, False)]
     category = _CATEGORY_OF[p]
-    acts = list(legal_iter(p, obs.hand, obs.lead, obs.max_discard, obs.min_discard))
+    acts = list(obs.legal_actions())
     acts.sort(key=lambda a: _declaration_order(category, a), reverse=True)
     return [{**encode_action(a), "label": declaration_words(a), "button": declaration_button(a, p)}  # type: ignore[arg-type]
             for a in acts]
