@@ -260,6 +260,30 @@ def set_options(hand: int) -> set[tuple[int, ...]]:
     return {tuple(sorted(m for m in combo if m)) for combo in product(*per_rank)}
 
 
+def items_in(cat: int, held: int) -> list[int]:
+    """Every whole run of three or more in a suit, or every three or four of a rank of tens and up, in ``held``."""
+    found = []
+    if cat == SEQUENCES:
+        for s in range(4):
+            run = 0
+            for r in range(8):
+                c = s * 8 + r
+                if held >> c & 1:
+                    run |= 1 << c
+                else:
+                    if run.bit_count() >= 3:
+                        found.append(run)
+                    run = 0
+            if run.bit_count() >= 3:
+                found.append(run)
+    else:
+        for r in range(3, 8):
+            same = sum(1 << (s * 8 + r) for s in range(4) if held >> (s * 8 + r) & 1)
+            if same.bit_count() >= 3:
+                found.append(same)
+    return found
+
+
 def sequences_legal(runs: tuple[int, ...], hand: int) -> bool:
     used = 0
     for run in runs:
@@ -465,9 +489,21 @@ class Referee:
             if cat == POINT:
                 return {("point", (m,) if m else ()) for m in point_options(hand)}
             if cat == SEQUENCES:
-                return {("sequences", o) for o in sequence_options(hand)}
-            return {("sets", o) for o in set_options(hand)}
+                return {("sequences", o) for o in sequence_options(hand) if self.unbarred(cat, o)}
+            return {("sets", o) for o in set_options(hand) if self.unbarred(cat, o)}
         return set()
+
+    def unbarred(self, cat: int, items: tuple[int, ...]) -> bool:
+        """Case IV: in the younger's reckoning (after the first lead, at Rubicon Piquet), what the elder's cards
+        shown make bars a sequence, or quatorze or trio, of as much or less."""
+        if not items or self.laws.au_cent or not self.first_lead_made:
+            return True
+        shown = 0
+        for kind, role, cards_shown, _, _ in self.events:
+            if kind == "show" and role == E:
+                shown |= cards_shown
+        return max(item_key(cat, m) for m in items) > max((item_key(cat, m) for m in items_in(cat, shown)),
+                                                          default=(0, 0))
 
     def is_legal(self, action: Any) -> bool:
         """The referee's own test of one action."""
@@ -492,8 +528,8 @@ class Referee:
             m = action.cards
             return m == 0 or (not m & ~hand and any(not m & ~suit_mask(s) for s in range(4)))
         if cat == SEQUENCES:
-            return sequences_legal(tuple(action.runs), hand)
-        return sets_legal(tuple(action.sets), hand)
+            return sequences_legal(tuple(action.runs), hand) and self.unbarred(cat, tuple(action.runs))
+        return sets_legal(tuple(action.sets), hand) and self.unbarred(cat, tuple(action.sets))
 
     # ------------------------------------------------------------ acting
 
