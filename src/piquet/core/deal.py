@@ -274,9 +274,11 @@ def implied_bar(events: Sequence[Event], phase: int, rules: Rules) -> tuple[int,
     return set_key(sets[0]) if sets else (0, 0)
 
 
-def _best_key(category: int, items: tuple[Mask, ...]) -> tuple[int, int]:
+def barred(category: int, items: tuple[Mask, ...], bar: tuple[int, int]) -> bool:
+    """Whether a reckoning of these sequences, or quatorzes and trios, is barred: its best makes no more than
+    ``bar``, what the elder's cards shown make (``implied_bar``, Case IV).  Nothing declared is never barred."""
     key = sequence_key if category == SEQUENCES else set_key
-    return max((key(m) for m in items), default=(0, 0))
+    return bool(items) and max(key(m) for m in items) <= bar
 
 
 def declaration_key(category: int, decl: Declaration | None) -> tuple[int, int]:
@@ -530,12 +532,11 @@ class Deal:
             if m & ~hand:
                 missing = format_cards(cards_of(m & ~hand))
                 raise IllegalAction(f"the {who} hand does not hold {missing} (Law 54: call only what you hold)")
-        if items and category != POINT and self.phase in (YOUNGER_RECKON_SEQUENCES, YOUNGER_RECKON_SETS):
-            bar = implied_bar(self.events, self.phase, self.rules)
-            if _best_key(category, items) <= bar:
-                what = "sequence" if category == SEQUENCES else "quatorze or trio"
-                raise IllegalAction(f"the {who} hand cannot reckon that {what}: the cards the elder has shown make "
-                                    f"as much, declared by implication (Law 56, Case IV)")
+        if self.phase in (YOUNGER_RECKON_SEQUENCES, YOUNGER_RECKON_SETS) and \
+                barred(category, items, implied_bar(self.events, self.phase, self.rules)):
+            what = "sequence" if category == SEQUENCES else "quatorze or trio"
+            raise IllegalAction(f"the {who} hand cannot reckon that {what}: the cards the elder has shown make "
+                                f"as much, declared by implication (Law 56, Case IV)")
 
     # ------------------------------------------------------------ acting
 
@@ -941,11 +942,11 @@ def legal_iter(phase: Phase, hand: Mask, lead: int, max_discard: int, min_discar
                 yield DeclarePoint(m)
         elif category == SEQUENCES:
             for runs in sequence_options(hand):
-                if not runs or _best_key(SEQUENCES, runs) > bar:
+                if not barred(SEQUENCES, runs, bar):
                     yield DeclareSequences(runs)
         else:
             for sets in set_options(hand):
-                if not sets or _best_key(SETS, sets) > bar:
+                if not barred(SETS, sets, bar):
                     yield DeclareSets(sets)
 
 

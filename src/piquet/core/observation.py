@@ -17,12 +17,14 @@ from typing import Any
 
 from piquet.core.actions import Action, DeclareSequences, DeclareSets
 from piquet.core.cards import Card, Mask, card_name, cards_of
-from piquet.core.deal import Deal, Phase, declaration_of, implied_bar, legal_count, legal_iter, legal_sample
+from piquet.core.deal import Deal, Phase, barred, implied_bar, legal_count, legal_iter, legal_sample
 from piquet.core.events import (
     CATEGORIES,
     ELDER,
     ROLES,
     SCORE_KINDS,
+    SEQUENCES,
+    SETS,
     YOUNGER,
     CarteBlancheShown,
     Event,
@@ -83,10 +85,10 @@ class Observation:
 
     def lawful(self, action: Action) -> Action:
         """A declaration the player means to make, or nothing where the cards shown bar it (Case IV)."""
-        if isinstance(action, (DeclareSequences, DeclareSets)) and declaration_of(action):
-            bar = self.bar
-            if bar != (0, 0) and action not in list(legal_iter(self.phase, self.hand, self.lead, 0, 1, bar)):
-                return DeclareSequences() if isinstance(action, DeclareSequences) else DeclareSets()
+        if isinstance(action, DeclareSequences) and barred(SEQUENCES, action.runs, self.bar):
+            return DeclareSequences()
+        if isinstance(action, DeclareSets) and barred(SETS, action.sets, self.bar):
+            return DeclareSets()
         return action
 
     def legal_actions(self) -> Iterator[Action]:
