@@ -19,12 +19,12 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.table import Table
 
-from piquet.core.cards import parse_cards
+from piquet.core.cards import parse_cards, parse_rank
 from piquet.core.referee import FACTS, IRREGULARITIES, PENALTIES, TABLE_ONLY, Irregularity, Option, Remedy, Ruling, rule
 from piquet.core.rules import rules_named
 from piquet.marker.calls import ELDER, REPLY_NAMES, YOUNGER, Declared, MarkError, PointCall, SequenceCall, SetCall
@@ -34,7 +34,6 @@ from piquet.marker.record import load_marked, marked_to_json
 from piquet.marker.telling import deal_lines, partie_text
 from piquet.talk.words import settlement_words
 
-_RANKS = {"A": 7, "K": 6, "Q": 5, "J": 4, "10": 3, "T": 3, "9": 2, "8": 1, "7": 0}
 HELP = ("Answer the question, or: help (this), undo (take back the last answer), wrong (something went wrong "
         "at the table: a card exposed, thirteen cards, a miscall, a revoke, a score wrongly reckoned ...; the "
         "laws' ruling), quit (save and leave). Press Enter to take the answer in [brackets].")
@@ -60,34 +59,34 @@ def parse_point(text: str) -> PointCall | None:
     return p
 
 
-def parse_sequences(text: str) -> tuple[SequenceCall, ...]:
-    """``4 A, 3 Q``: each sequence by its length and head card; or none."""
+_Call = TypeVar("_Call", SequenceCall, SetCall)
+
+
+def _parse_calls(text: str, pattern: str, make: Callable[[int, int], _Call], cannot: str) -> tuple[_Call, ...]:
+    """Calls separated by commas (or semicolons), each a number and a rank matched by ``pattern``; or none."""
     if _none(text):
         return ()
     out = []
     for part in text.replace(";", ",").split(","):
-        m = re.fullmatch(r"\s*([3-8])\s*(?:to\s+(?:the\s+)?)?(10|[AKQJT987])\s*", part.upper())
+        m = re.fullmatch(pattern, part.upper())
         if not m:
-            raise MarkError(f"cannot read the sequence {part.strip()!r}: its length and head card, as 4 K")
-        s = SequenceCall(int(m.group(1)), _RANKS[m.group(2)])
-        s.check()
-        out.append(s)
+            raise MarkError(cannot.format(part.strip()))
+        call = make(int(m.group(1)), parse_rank(m.group(2)))
+        call.check()
+        out.append(call)
     return tuple(out)
+
+
+def parse_sequences(text: str) -> tuple[SequenceCall, ...]:
+    """``4 A, 3 Q``: each sequence by its length and head card; or none."""
+    return _parse_calls(text, r"\s*([3-8])\s*(?:to\s+(?:the\s+)?)?(10|[AKQJT987])\s*", SequenceCall,
+                        "cannot read the sequence {!r}: its length and head card, as 4 K")
 
 
 def parse_sets(text: str) -> tuple[SetCall, ...]:
     """``4 10, 3 A``: each quatorze or trio by its size and rank; or none."""
-    if _none(text):
-        return ()
-    out = []
-    for part in text.replace(";", ",").split(","):
-        m = re.fullmatch(r"\s*(\d)\s*(10|[AKQJT987])\s*", part.upper())
-        if not m:
-            raise MarkError(f"cannot read {part.strip()!r}: a quatorze or trio by its size and rank, as 3 A")
-        s = SetCall(int(m.group(1)), _RANKS[m.group(2)])
-        s.check()
-        out.append(s)
-    return tuple(out)
+    return _parse_calls(text, r"\s*(\d)\s*(10|[AKQJT987])\s*", SetCall,
+                        "cannot read {!r}: a quatorze or trio by its size and rank, as 3 A")
 
 
 def parse_reply(text: str) -> Any:

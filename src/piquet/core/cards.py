@@ -81,6 +81,18 @@ def bit(c: Card) -> Mask:
     return 1 << c
 
 
+def parse_rank(text: str) -> Rank:
+    """Read a rank such as ``A``, ``q``, ``10`` or ``T``.
+
+    >>> parse_rank("10"), parse_rank("t"), parse_rank("A")
+    (3, 3, 7)
+    """
+    t = text.strip().upper()
+    if t not in _RANK_INPUT:
+        raise CardError(f"{text!r} is not a rank (A K Q J 10 9 8 7)")
+    return _RANK_INPUT[t]
+
+
 def parse_card(text: str) -> Card:
     """Read a card such as ``10H``, ``qs``, ``TD`` or ``A♠`` (record format)."""
     t = text.strip().upper()

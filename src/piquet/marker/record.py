@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from piquet.core.cards import RANK_LETTERS, CardError, card_name, parse_card
+from piquet.core.cards import RANK_LETTERS, CardError, card_name, parse_card, parse_rank
 from piquet.core.combinations import Outcome
 from piquet.core.rules import SEATS, rules_named
 from piquet.marker.calls import (
@@ -32,7 +32,6 @@ from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, Quic
 from piquet.marker.partie import MarkedPartie
 
 FORMAT = "piquet-record/1"
-_RANKS = {letter: r for r, letter in enumerate(RANK_LETTERS)} | {"T": 3}
 _REPLY_WORDS = {Outcome.GOOD: "good", Outcome.EQUAL: "equal", Outcome.NOT_GOOD: "not good"}
 
 
@@ -123,9 +122,12 @@ def _int(value: object, where: str) -> int:
 
 
 def _rank(value: object, where: str) -> int:
-    if not isinstance(value, str) or value.upper() not in _RANKS:
-        raise MarkError(f"{where}: a rank A K Q J 10 9 8 7, found {json.dumps(value)}")
-    return _RANKS[value.upper()]
+    if isinstance(value, str) and value == value.strip():
+        try:
+            return parse_rank(value)
+        except CardError:
+            pass
+    raise MarkError(f"{where}: a rank A K Q J 10 9 8 7, found {json.dumps(value)}")
 
 
 def _declared(value: object, where: str) -> Declared:
