@@ -203,6 +203,36 @@ def browser() -> Iterator[Browser]:
         pw.stop()
 
 
+@contextmanager
+def touch_page(folder: Path, viewport: ViewportSize = PHONE) -> Iterator[tuple[Server, Page, list[str]]]:
+    """A server of its own (run in ``folder``) and a touch page of ``viewport``'s size in Debian's chromium, taking
+    downloads, with the page's script errors collected; everything is closed after."""
+    if not CHROMIUM.exists():
+        _missing(f"Debian's chromium is not installed ({CHROMIUM} is missing): {INSTALL_CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing(f"the playwright package is missing: {INSTALL_PLAYWRIGHT}")
+    srv = Server(folder)
+    pw = sync_playwright().start()
+    try:
+        srv.wait_up()
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            ctx = b.new_context(viewport=viewport, is_mobile=True, has_touch=True, accept_downloads=True)
+            page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.set_default_timeout(WAIT_MS)
+            yield srv, page, errors
+            ctx.close()
+        finally:
+            b.close()
+    finally:
+        pw.stop()
+        srv.stop()
+
+
 class Shots:
     """The screenshots of the run, numbered in the order taken: ``artefacts/e2e/NN-phase.png``."""
 

@@ -297,135 +297,112 @@ def test_a_partie_marked_by_tapping_on_a_phone(tmp_path_factory: pytest.TempPath
     with a wrong reply refused by its field and put right, five deals quick, a reload in the middle and at the end
     losing nothing, the partie's scores, its settlement and the stakes, and the record downloaded."""
     e2e = pytest.importorskip("test_e2e", reason="the playwright package is missing")
-    if not e2e.CHROMIUM.exists():
-        e2e._missing(f"Debian's chromium is not installed ({e2e.CHROMIUM} is missing): {e2e.INSTALL_CHROMIUM}")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        e2e._missing(f"the playwright package is missing: {e2e.INSTALL_PLAYWRIGHT}")
     from piquet.marker.partie import card_partie
     from piquet.stakes.settlement import FIFTY, Session, Stake
 
-    srv = e2e.Server(tmp_path_factory.mktemp("mark-server"))
-    pw = sync_playwright().start()
-    try:
-        srv.wait_up()
-        browser = pw.chromium.launch(executable_path=str(e2e.CHROMIUM), headless=True, args=e2e.CHROMIUM_ARGS,
-                                     timeout=60_000)
-        try:
-            ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, accept_downloads=True)
-            page = ctx.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.set_default_timeout(e2e.WAIT_MS)
-            t = page.get_by_test_id
+    with e2e.touch_page(tmp_path_factory.mktemp("mark-server"), PHONE) as (srv, page, errors):
+        t = page.get_by_test_id
 
-            def no_overflow(where: str) -> None:
-                width = page.evaluate("() => document.documentElement.scrollWidth")
-                assert width <= PHONE["width"], f"{where}: the page scrolls sideways ({width} px)"
+        def no_overflow(where: str) -> None:
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{where}: the page scrolls sideways ({width} px)"
 
-            def deals_marked(n: int) -> None:
-                page.wait_for_function(f"() => document.body.dataset.deals === '{n}'")
+        def deals_marked(n: int) -> None:
+            page.wait_for_function(f"() => document.body.dataset.deals === '{n}'")
 
-            page.goto(srv.base + "/")
-            t("mark-link").tap()
-            page.wait_for_function("() => document.body.dataset.ready === 'true'")
-            t("name-a").fill("Ann")
-            t("name-b").fill("Bob")
-            t("first-dealer-B").tap()
-            no_overflow("the start")
-            t("start").tap()
-            t("next-deal").wait_for()
-            page.wait_for_function("() => /Deal 1 of 6: Bob deals; Ann is elder hand/.test("
-                                   "document.querySelector('[data-testid=next-deal]').textContent)")
-            # The first deal as spoken: Ann "Five." Bob "What do they make?" "Forty-nine." Bob: "Not good" (wrong).
-            t("e-point-5").tap()
-            t("e-point-value").fill("49")
-            t("r-point-not-good").tap()
-            t("eSeqs-add").tap()
-            t("eSeqs-0-a").select_option("4")
-            t("eSeqs-0-b").select_option("A")
-            t("r-seqs-good").tap()
-            t("eSets-add").tap()
-            t("eSets-0-a").select_option("3")
-            t("eSets-0-b").select_option("J")
-            t("r-sets-not-good").tap()
-            t("y-point-5").tap()
-            t("y-point-value").fill("48")
-            t("ySets-add").tap()
-            t("ySets-0-a").select_option("4")
-            t("ySets-0-b").select_option("10")
-            t("ySets-add").tap()
-            t("ySets-1-a").select_option("3")
-            t("ySets-1-b").select_option("Q")
-            t("e-tricks").fill("7")
-            t("e-play").fill("9")
-            t("y-play").fill("6")
-            assert t("y-tricks").inner_text() == "5"
-            no_overflow("the deal as spoken")
+        page.goto(srv.base + "/")
+        t("mark-link").tap()
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        t("name-a").fill("Ann")
+        t("name-b").fill("Bob")
+        t("first-dealer-B").tap()
+        no_overflow("the start")
+        t("start").tap()
+        t("next-deal").wait_for()
+        page.wait_for_function("() => /Deal 1 of 6: Bob deals; Ann is elder hand/.test("
+                               "document.querySelector('[data-testid=next-deal]').textContent)")
+        # The first deal as spoken: Ann "Five." Bob "What do they make?" "Forty-nine." Bob: "Not good" (wrong).
+        t("e-point-5").tap()
+        t("e-point-value").fill("49")
+        t("r-point-not-good").tap()
+        t("eSeqs-add").tap()
+        t("eSeqs-0-a").select_option("4")
+        t("eSeqs-0-b").select_option("A")
+        t("r-seqs-good").tap()
+        t("eSets-add").tap()
+        t("eSets-0-a").select_option("3")
+        t("eSets-0-b").select_option("J")
+        t("r-sets-not-good").tap()
+        t("y-point-5").tap()
+        t("y-point-value").fill("48")
+        t("ySets-add").tap()
+        t("ySets-0-a").select_option("4")
+        t("ySets-0-b").select_option("10")
+        t("ySets-add").tap()
+        t("ySets-1-a").select_option("3")
+        t("ySets-1-b").select_option("Q")
+        t("e-tricks").fill("7")
+        t("e-play").fill("9")
+        t("y-play").fill("6")
+        assert t("y-tricks").inner_text() == "5"
+        no_overflow("the deal as spoken")
+        t("score-deal").tap()
+        err = t("err-point")
+        err.wait_for(state="visible")
+        assert "the reply to the point is good, not not good" in err.inner_text() and "Law 62" in err.inner_text()
+        # Nothing entered is lost: the form is as it was, and is put right by one tap.
+        assert t("e-point-value").input_value() == "49" and t("y-point-value").input_value() == "48"
+        assert t("ySets-1-b").input_value() == "Q" and t("e-play").input_value() == "9"
+        assert page.evaluate("() => document.body.dataset.deals") == "0"
+        t("r-point-good").tap()
+        t("score-deal").tap()
+        deals_marked(1)
+        assert err.is_hidden()
+        assert (t("score-A").inner_text(), t("score-B").inner_text()) == ("28", "23")
+        order = t("last-order").inner_text()
+        assert "Ann: Five for the point: five." in order and "Bob: Fourteen for quatorzes and trios" in order
+        no_overflow("the deal scored")
+        # Five deals quick; a reload after the third loses nothing (nor the deal being typed).
+        for n, (elder, younger, tricks, pe, py) in enumerate(QUICK_DEALS, 2):
+            t("mode-quick").tap()
+            for role, scores in (("elder", elder), ("younger", younger)):
+                for cat, v in zip(("point", "sequences", "sets"), scores, strict=True):
+                    if v:
+                        t(f"q-{role}-{cat}").fill(str(v))
+            t("e-tricks").fill(str(tricks))
+            t("e-play").fill(str(pe))
+            t("y-play").fill(str(py))
+            if n == 4:
+                before = (t("score-A").inner_text(), t("score-B").inner_text())
+                page.reload()
+                page.wait_for_function("() => document.body.dataset.ready === 'true'")
+                assert (t("score-A").inner_text(), t("score-B").inner_text()) == before
+                assert t("quick").is_visible() and t("e-play").input_value() == str(pe)
+            no_overflow(f"deal {n}")
             t("score-deal").tap()
-            err = t("err-point")
-            err.wait_for(state="visible")
-            assert "the reply to the point is good, not not good" in err.inner_text() and "Law 62" in err.inner_text()
-            # Nothing entered is lost: the form is as it was, and is put right by one tap.
-            assert t("e-point-value").input_value() == "49" and t("y-point-value").input_value() == "48"
-            assert t("ySets-1-b").input_value() == "Q" and t("e-play").input_value() == "9"
-            assert page.evaluate("() => document.body.dataset.deals") == "0"
-            t("r-point-good").tap()
-            t("score-deal").tap()
-            deals_marked(1)
-            assert err.is_hidden()
-            assert (t("score-A").inner_text(), t("score-B").inner_text()) == ("28", "23")
-            order = t("last-order").inner_text()
-            assert "Ann: Five for the point: five." in order and "Bob: Fourteen for quatorzes and trios" in order
-            no_overflow("the deal scored")
-            # Five deals quick; a reload after the third loses nothing (nor the deal being typed).
-            for n, (elder, younger, tricks, pe, py) in enumerate(QUICK_DEALS, 2):
-                t("mode-quick").tap()
-                for role, scores in (("elder", elder), ("younger", younger)):
-                    for cat, v in zip(("point", "sequences", "sets"), scores, strict=True):
-                        if v:
-                            t(f"q-{role}-{cat}").fill(str(v))
-                t("e-tricks").fill(str(tricks))
-                t("e-play").fill(str(pe))
-                t("y-play").fill(str(py))
-                if n == 4:
-                    before = (t("score-A").inner_text(), t("score-B").inner_text())
-                    page.reload()
-                    page.wait_for_function("() => document.body.dataset.ready === 'true'")
-                    assert (t("score-A").inner_text(), t("score-B").inner_text()) == before
-                    assert t("quick").is_visible() and t("e-play").input_value() == str(pe)
-                no_overflow(f"deal {n}")
-                t("score-deal").tap()
-                deals_marked(n)
-            # The partie as piquet.marker scores it, its settlement in the marker's words, and the stakes.
-            with page.expect_download() as info:
-                t("download-record").tap()
-            partie = marked_from_json(Path(info.value.path()).read_text(encoding="utf-8"))
-            assert partie.is_finished and len(partie.deals) == 6
-            assert (t("score-A").inner_text(), t("score-B").inner_text()) == (str(partie.scores["A"]),
-                                                                              str(partie.scores["B"]))
-            end = t("partie-end")
-            assert end.is_visible() and t("deal-form").is_hidden()
-            assert t("settlement-words").inner_text() == partie_text(partie).splitlines()[-1]
-            t("stake-input").fill("10s a hundred")
-            t("settle-stakes").tap()
-            expected = Session.of([(partie.players, card_partie(partie))]).settle(Stake.parse("10s a hundred"),
-                                                                                  FIFTY).lines()
-            page.wait_for_function("() => document.querySelector('[data-testid=stakes-words]').children.length > 0")
-            assert [x for x in t("stakes-words").inner_text().split("\n") if x.strip()] == expected
-            no_overflow("the end")
-            page.reload()
-            page.wait_for_function("() => document.body.dataset.ready === 'true'")
-            assert t("settlement-words").inner_text() == partie_text(partie).splitlines()[-1]
-            # Undo takes back the last deal; the deal form is back.
-            t("undo-deal").tap()
-            deals_marked(5)
-            assert t("deal-form").is_visible() and t("partie-end").is_hidden()
-            assert errors == []
-            ctx.close()
-        finally:
-            browser.close()
-    finally:
-        pw.stop()
-        srv.stop()
+            deals_marked(n)
+        # The partie as piquet.marker scores it, its settlement in the marker's words, and the stakes.
+        with page.expect_download() as info:
+            t("download-record").tap()
+        partie = marked_from_json(Path(info.value.path()).read_text(encoding="utf-8"))
+        assert partie.is_finished and len(partie.deals) == 6
+        assert (t("score-A").inner_text(), t("score-B").inner_text()) == (str(partie.scores["A"]),
+                                                                          str(partie.scores["B"]))
+        end = t("partie-end")
+        assert end.is_visible() and t("deal-form").is_hidden()
+        assert t("settlement-words").inner_text() == partie_text(partie).splitlines()[-1]
+        t("stake-input").fill("10s a hundred")
+        t("settle-stakes").tap()
+        expected = Session.of([(partie.players, card_partie(partie))]).settle(Stake.parse("10s a hundred"),
+                                                                              FIFTY).lines()
+        page.wait_for_function("() => document.querySelector('[data-testid=stakes-words]').children.length > 0")
+        assert [x for x in t("stakes-words").inner_text().split("\n") if x.strip()] == expected
+        no_overflow("the end")
+        page.reload()
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        assert t("settlement-words").inner_text() == partie_text(partie).splitlines()[-1]
+        # Undo takes back the last deal; the deal form is back.
+        t("undo-deal").tap()
+        deals_marked(5)
+        assert t("deal-form").is_visible() and t("partie-end").is_hidden()
+        assert errors == []

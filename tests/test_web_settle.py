@@ -250,65 +250,42 @@ def test_the_page_in_a_browser(tmp_path_factory: pytest.TempPathFactory) -> None
     """Two parties typed into the form, one row added; settled; the card and the words shown; the CSV downloaded.
     On a phone-sized page (390 px), so that the card's box must scroll and not the page."""
     e2e = pytest.importorskip("test_e2e", reason="the playwright package is missing")
-    if not e2e.CHROMIUM.exists():
-        e2e._missing(f"Debian's chromium is not installed ({e2e.CHROMIUM} is missing): {e2e.INSTALL_CHROMIUM}")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        e2e._missing(f"the playwright package is missing: {e2e.INSTALL_PLAYWRIGHT}")
-    srv = e2e.Server(tmp_path_factory.mktemp("settle-server"))
-    pw = sync_playwright().start()
-    try:
-        srv.wait_up()
-        browser = pw.chromium.launch(executable_path=str(e2e.CHROMIUM), headless=True, args=e2e.CHROMIUM_ARGS,
-                                     timeout=60_000)
-        try:
-            ctx = browser.new_context(viewport=e2e.PHONE, is_mobile=True, has_touch=True, accept_downloads=True)
-            page = ctx.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.set_default_timeout(e2e.WAIT_MS)
-            page.goto(srv.base + "/settle")
-            page.wait_for_function("() => document.body.dataset.ready === 'true'")
-            page.get_by_test_id("stake-input").fill("10s a hundred")
-            page.get_by_test_id("custom-select").select_option("fifty")
-            page.get_by_test_id("partie-a-0").fill("131")
-            page.get_by_test_id("partie-b-0").fill("113")
-            page.get_by_test_id("partie-a-1").fill("nonsense")
-            page.get_by_test_id("partie-b-1").fill("125")
-            page.get_by_test_id("settle-button").click()
-            alert = page.get_by_test_id("settle-error")
-            alert.wait_for(state="visible")
-            assert "partie 2: A's score is a whole number" in alert.inner_text()
-            assert page.get_by_test_id("partie-a-1").input_value() == "nonsense"  # what was typed is kept
-            page.get_by_test_id("partie-a-1").fill("81")
-            page.get_by_test_id("add-partie").click()
-            page.get_by_test_id("partie-a-2").fill("20, 4, 10, 33, 3, 5")
-            page.get_by_test_id("partie-b-2").fill("18, 115, 42, 11, 74, 41")
-            page.get_by_test_id("partie-b-2").press("Enter")  # Enter submits
-            page.locator("[data-testid=scoring-card] table.scoring-card").wait_for()
-            assert alert.is_hidden()
-            words = page.get_by_test_id("settlement-words").inner_text()
-            assert "B wins 664 points and receives £3 5s." in words, words  # 306 + 476 - 118: 650 reckoned
-            assert "A loses 664 points and pays £3 5s." in words
-            assert page.locator("[data-testid=scoring-card] td", has_text="476*").count() == 1
-            box = page.get_by_test_id("scoring-card")
-            widths = box.evaluate("b => [b.scrollWidth, b.clientWidth, document.documentElement.scrollWidth]")
-            assert widths[2] <= e2e.PHONE["width"], f"the page scrolls sideways on a phone: {widths}"
-            with page.expect_download() as info:
-                page.get_by_test_id("download-csv").click()
-            download = info.value
-            assert download.suggested_filename == "piquet-scoring-card.csv"
-            text = Path(download.path()).read_text(encoding="utf-8")
-            rows = list(csv.reader(io.StringIO(text)))
-            assert rows[1] == ["", *["A", "B"] * 4] and ["B", "664", "650", "3120", "£3 5s"] in rows
-            with page.expect_download() as info:
-                page.get_by_test_id("download-json").click()
-            assert from_json(Path(info.value.path()).read_text(encoding="utf-8")).balances() == {"A": -664, "B": 664}
-            assert errors == []
-            ctx.close()
-        finally:
-            browser.close()
-    finally:
-        pw.stop()
-        srv.stop()
+    with e2e.touch_page(tmp_path_factory.mktemp("settle-server"), e2e.PHONE) as (srv, page, errors):
+        page.goto(srv.base + "/settle")
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        page.get_by_test_id("stake-input").fill("10s a hundred")
+        page.get_by_test_id("custom-select").select_option("fifty")
+        page.get_by_test_id("partie-a-0").fill("131")
+        page.get_by_test_id("partie-b-0").fill("113")
+        page.get_by_test_id("partie-a-1").fill("nonsense")
+        page.get_by_test_id("partie-b-1").fill("125")
+        page.get_by_test_id("settle-button").click()
+        alert = page.get_by_test_id("settle-error")
+        alert.wait_for(state="visible")
+        assert "partie 2: A's score is a whole number" in alert.inner_text()
+        assert page.get_by_test_id("partie-a-1").input_value() == "nonsense"  # what was typed is kept
+        page.get_by_test_id("partie-a-1").fill("81")
+        page.get_by_test_id("add-partie").click()
+        page.get_by_test_id("partie-a-2").fill("20, 4, 10, 33, 3, 5")
+        page.get_by_test_id("partie-b-2").fill("18, 115, 42, 11, 74, 41")
+        page.get_by_test_id("partie-b-2").press("Enter")  # Enter submits
+        page.locator("[data-testid=scoring-card] table.scoring-card").wait_for()
+        assert alert.is_hidden()
+        words = page.get_by_test_id("settlement-words").inner_text()
+        assert "B wins 664 points and receives £3 5s." in words, words  # 306 + 476 - 118: 650 reckoned
+        assert "A loses 664 points and pays £3 5s." in words
+        assert page.locator("[data-testid=scoring-card] td", has_text="476*").count() == 1
+        box = page.get_by_test_id("scoring-card")
+        widths = box.evaluate("b => [b.scrollWidth, b.clientWidth, document.documentElement.scrollWidth]")
+        assert widths[2] <= e2e.PHONE["width"], f"the page scrolls sideways on a phone: {widths}"
+        with page.expect_download() as info:
+            page.get_by_test_id("download-csv").click()
+        download = info.value
+        assert download.suggested_filename == "piquet-scoring-card.csv"
+        text = Path(download.path()).read_text(encoding="utf-8")
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[1] == ["", *["A", "B"] * 4] and ["B", "664", "650", "3120", "£3 5s"] in rows
+        with page.expect_download() as info:
+            page.get_by_test_id("download-json").click()
+        assert from_json(Path(info.value.path()).read_text(encoding="utf-8")).balances() == {"A": -664, "B": 664}
+        assert errors == []
