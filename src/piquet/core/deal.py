@@ -105,10 +105,13 @@ from piquet.core.events import (
     GameWon,
     Look,
     NameSet,
+    OddExchange,
+    Penalty,
     Reply,
     Score,
     Show,
     Trick,
+    Unanswered,
     played,
 )
 from piquet.core.events import Play as Played
@@ -208,6 +211,16 @@ _PLAY_SCORES: Final[tuple[tuple[Score, ...], ...]] = tuple(
     tuple(_new_event(Score, (role, S_PLAY, points, 0)) for points in range(3)) for role in (ELDER, YOUNGER))
 
 Declaration = Mask | tuple[Mask, ...]
+#: How each hand exchanges when a deal of eleven or thirteen cards, or a stock of seven, stands (Laws 40-43):
+#: by role, (his discard less his take-in, the least he discards, the most he takes).
+Limits = tuple[tuple[int, int, int], tuple[int, int, int]]
+#: An irregular step of a deal, for its record: (how many actions came before it, ``TAKE_IN`` or ``PENALTY``, the
+#: role, the cards discarded, the cards taken in, the law).
+Irregular = tuple[int, str, int, int, int, str]
+TAKE_IN: Final = "take_in"
+PENALTY: Final = "penalty"
+#: The hands and stock of a deal that may stand (Laws 40-43; au cent p. 17-18 (6)): (elder, younger, stock).
+STANDING: Final = frozenset({(13, 11, 8), (13, 12, 7), (11, 13, 8), (12, 13, 7)})
 # What undo() restores for an action other than a card played: the phase, the length of the log, and the hand
 # of a player who discards.  Each player discards, looks and declares in each category once, so what his action
 # set was unset before it; the play's fields are not touched by these actions.
@@ -255,6 +268,11 @@ def shuffled_pack(rng: random.Random) -> list[Card]:
     r = rng.random
     keys = [r() for _ in _PACK]
     return sorted(_PACK, key=keys.__getitem__)
+
+
+def surplus_words(surplus: int) -> str:
+    """A discard's surplus over the take-in, in words: "one more than" (Laws 40-43)."""
+    return {0: "as many as", 1: "one more than", -1: "one less than"}.get(surplus, f"{surplus:+d} against what")
 
 
 def implied_bar(events: Sequence[Event], phase: int, rules: Rules) -> tuple[int, int]:
@@ -326,15 +344,24 @@ class Deal:
         "dealt", "stock", "hands", "discards", "elder_takes", "younger_takes",
         "elder_looked", "younger_looked", "decl", "phase", "leader", "lead", "trick",
         "tricks_won", "scores", "totals", "keys", "events", "history", "_undo", "carte_blanche",
-        "rules", "game", "counting",
+        "rules", "game", "counting", "limits", "penalised", "irregular", "_plain",
     )
 
     def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card], rules: Rules = RUBICON,
-                 game: tuple[int, int] | None = None) -> None:
+                 game: tuple[int, int] | None = None, limits: Limits | None = None) -> None:
         """The cards dealt and the stock (top first), the rules in force, and at a game of so many up
-        (``rules.goal``: au cent) the scores of the game before this deal, by role (elder, younger)."""
-        if elder.bit_count() != 12 or younger.bit_count() != 12 or len(stock) != 8:
-            raise CardError("a deal gives twelve cards to each player and leaves eight in the stock")
+        (``rules.goal``: au cent) the scores of the game before this deal, by role (elder, younger).
+
+        ``limits``: a deal of eleven or thirteen cards, or a stock of seven, that stands, and how each hand then
+        exchanges (Laws 40-43, as ``piquet.core.referee`` rules them); each ends the exchange with twelve."""
+        sizes = (elder.bit_count(), younger.bit_count(), len(stock))
+        if limits is None:
+            if sizes != (12, 12, 8):
+                raise CardError("a deal gives twelve cards to each player and leaves eight in the stock")
+        elif sizes not in STANDING or (limits[0][0], limits[1][0]) != (sizes[0] - 12, sizes[1] - 12):
+            raise CardError(f"a deal of {sizes[0]} and {sizes[1]} cards with {sizes[2]} in the stock cannot stand "
+                            "with those limits: the elder with thirteen or eleven and eight in the stock, or a stock "
+                            "of seven, each ending the exchange with twelve (Laws 39-43)")
         stock_mask = 0
         for c in stock:
             stock_mask |= 1 << c
@@ -366,6 +393,12 @@ class Deal:
         rules.check_game(game)
         self.game = game
         self.counting = rules.counting_cards
+        self.limits = limits
+        # Whether each role reckons nothing this deal (Law 58); irregular steps taken, for the record.
+        self.penalised = [False, False]
+        self.irregular: list[Irregular] = []
+        # Every score of the play is written in the hot path: no goal in force and nobody penalised.
+        self._plain = game is None
         # is_carte_blanche() of each hand, the twelve cards being known: no court card (Law 18).
         self.carte_blanche = (not elder & COURT_CARDS, not younger & COURT_CARDS)
         if True in self.carte_blanche:
@@ -411,7 +444,7 @@ class Deal:
         return None
 
     def left_by_elder(self) -> tuple[Card, ...]:
-        """Cards the elder left in the stock (Law 32)."""
+        """Cards the elder left in the stock (Law 32): of his five (with a stock of seven too, Law 41)."""
         k = self.elder_takes
         return self.stock[k:5] if k >= 0 else ()
 
@@ -488,11 +521,21 @@ class Deal:
                     f"{('spades', 'hearts', 'clubs', 'diamonds')[self.lead >> 3]} and must follow suit (Law 59 IV)")
 
     def max_discard(self, role: int) -> int:
-        """Elder up to five (Law 21); younger up to what the elder left him (Laws 22, 34)."""
-        return 5 if role == ELDER else 8 - self.elder_takes
+        """Elder up to five (Law 21); younger up to what the elder left him (Laws 22, 34).  In a deal of eleven
+        or thirteen cards that stands, what he may take and his discard's surplus over it (Laws 40-43)."""
+        limits = self.limits
+        if limits is None:
+            return 5 if role == ELDER else 8 - self.elder_takes
+        surplus, _, most = limits[role]
+        if role == ELDER:
+            return min(most, 5) + surplus
+        return len(self.stock) - self.elder_takes + surplus
 
     def min_discard(self, role: int) -> int:
-        """At least one (Laws 21-22); at Piquet au cent the younger need not discard (p. 17)."""
+        """At least one (Laws 21-22); at Piquet au cent the younger need not discard (p. 17); in a deal of
+        eleven or thirteen cards that stands, as Laws 40-43 say."""
+        if self.limits is not None:
+            return self.limits[role][1]
         return self.rules.min_discard(role)
 
     def _verify_discard(self, role: int, cards: Mask) -> None:
@@ -505,6 +548,10 @@ class Deal:
         hi = self.max_discard(role)
         lo = self.min_discard(role)
         if not lo <= n <= hi:
+            if self.limits is not None:
+                surplus = self.limits[role][0]
+                raise IllegalAction(f"the {ROLES[role]} hand must discard at least {lo} and at most {hi}, "
+                                    f"{surplus_words(surplus)} he takes in (Laws 40-43)")
             if lo:
                 raise IllegalAction(f"the {ROLES[role]} hand must discard at least one card and at most {hi} ({law})")
             raise IllegalAction(f"the {ROLES[role]} hand may discard at most {hi} cards, or none (p. 17)")
@@ -573,7 +620,7 @@ class Deal:
                 elif self.counting >> c & 1:  # Law 65: one for each card led (au cent: by agreement, p. 19)
                     totals = self.totals
                     before = totals[leader]
-                    if before != 29 and self.game is None:
+                    if before != 29 and self._plain:
                         totals[leader] = before + 1
                         self.scores[leader][S_PLAY] += 1
                         events.append(_PLAY_SCORES[leader][1])
@@ -599,7 +646,7 @@ class Deal:
             if points:
                 totals = self.totals
                 before = totals[winner]
-                if (before >= 30 or before + points < 30) and self.game is None:
+                if (before >= 30 or before + points < 30) and self._plain:
                     totals[winner] = before + points
                     self.scores[winner][S_PLAY] += points
                     events.append(_PLAY_SCORES[winner][points])
@@ -610,8 +657,14 @@ class Deal:
             self.leader = winner
             self.lead = -1
             self.trick = trick + 1
-            if trick == 12 and not self.is_over:  # else the goal is reached (p. 20): the rest is not played
+            if (trick == 12 or not (hands[0] and hands[1])) and not self.is_over:
+                # The twelfth trick, or a hand of fewer than twelve is out of cards (Law 57); else the goal is
+                # reached (p. 20) and the rest is not played.
+                if trick < 12:
+                    self._unanswered(trick)
                 for r in (ELDER, YOUNGER):
+                    if self.is_over:
+                        break  # the goal reached by the cards unanswered (p. 20)
                     if won[r] == 12:
                         self._score(r, S_CARDS, 40)  # capot (Law 66)
                     elif won[r] > 6:
@@ -647,6 +700,8 @@ class Deal:
     def undo(self) -> Action:
         """Take back the last action and return it."""
         history = self.history
+        if self.irregular and self.irregular[-1][0] == len(history):
+            raise IllegalAction("an irregularity entered stands: it is not taken back (start the deal again)")
         if not history:
             raise IllegalAction("nothing to take back")
         events = self.events
@@ -690,24 +745,32 @@ class Deal:
             if type(e) is Score:
                 self.scores[e.role][e.component] -= e.points
                 self.totals[e.role] -= e.points
+            elif type(e) is Unanswered:
+                self.tricks_won[e.role] -= e.tricks
         del events[n_events:]
         return self.history.pop()
 
     # ------------------------------------------------------------ the exchange
 
-    def _discard(self, role: int, cards: Mask) -> None:
+    def _discard(self, role: int, cards: Mask, take: int = -1) -> None:
+        """Discard ``cards`` and take in as many (Laws 21-22), or ``take`` (Laws 30-31, 35, 40-43)."""
         n = cards.bit_count()
+        if take < 0:
+            take = n if self.limits is None else n - self.limits[role][0]
         if role == ELDER:
-            start, self.elder_takes = 0, n
+            start, self.elder_takes = 0, take
         else:
-            start, self.younger_takes = self.elder_takes, n
+            start, self.younger_takes = self.elder_takes, take
         taken = 0
-        for c in self.stock[start:start + n]:
+        for c in self.stock[start:start + take]:
             taken |= 1 << c
         self.hands[role] = (self.hands[role] & ~cards) | taken
         self.discards[role] = cards
-        left = (5 - n) if role == ELDER else 8 - self.elder_takes - n
-        self.events.append(_new_event(Exchange, (role, n, left)))
+        left = max(0, 5 - take) if role == ELDER else len(self.stock) - self.elder_takes - take
+        if take == n:
+            self.events.append(_new_event(Exchange, (role, n, left)))
+        else:
+            self.events.append(OddExchange(role, n, take, left))
         other = 1 - role
         if self.carte_blanche[other]:
             if other == YOUNGER and not self.rules.younger_announces_at_once:
@@ -718,9 +781,52 @@ class Deal:
             if self.phase == DONE:
                 return  # the goal is reached (p. 20)
         if role == ELDER:
-            self.phase = ELDER_LOOK if n < 5 else YOUNGER_DISCARD
+            self.phase = ELDER_LOOK if take < 5 else YOUNGER_DISCARD
         else:
             self.phase = ELDER_POINT
+
+    def take_in(self, role: int, cards: Mask, take: int, law: str = "") -> None:
+        """An exchange as it was made at the table, against the laws: ``role`` discards ``cards`` and takes in
+        ``take`` cards of the stock in its order (Laws 30, 31, 35; Cases XVII, XXII).  He plays with what he
+        then holds; whether he reckons nothing is the referee's to say (``reckons_nothing``; Law 44)."""
+        if self.phase != (ELDER_DISCARD if role == ELDER else YOUNGER_DISCARD):
+            raise IllegalAction(f"the {ROLES[role]} hand is not exchanging now (Laws 21-22)")
+        if cards & ~self.hands[role]:
+            raise IllegalAction(f"{format_cards(cards_of(cards & ~self.hands[role]))} not in the {ROLES[role]} hand")
+        start = 0 if role == ELDER else self.elder_takes
+        if not 0 <= take <= len(self.stock) - start:
+            raise IllegalAction(f"the stock holds {len(self.stock) - start} cards: {take} cannot be taken in")
+        if not cards and not take:
+            raise IllegalAction("nothing discarded and nothing taken in is no exchange")
+        self.irregular.append((len(self.history), TAKE_IN, role, cards, take, law))
+        self._discard(role, cards, take)
+
+    def reckons_nothing(self, role: int, law: str) -> None:
+        """``role`` reckons nothing this deal (``law``: Laws 27-31, 33, 35, 54, 58): his calls and cards still bar
+        his adversary (Law 58), and a carte blanche still scores (Case XXI).  Entered before the calling, as the
+        laws that impose it are broken at the exchange; at the adversary's choice, who may waive it (Law 44)."""
+        if self.phase > ELDER_POINT or self.decl[ELDER][POINT] is not None:
+            raise IllegalAction("a penalty of reckoning nothing is entered before the calling begins: the calls are "
+                                "scored as they are made")
+        if self.penalised[role]:
+            raise IllegalAction(f"the {ROLES[role]} hand already reckons nothing this deal")
+        self.irregular.append((len(self.history), PENALTY, role, 0, 0, law))
+        self.penalised[role] = True
+        self._plain = False
+        self.events.append(Penalty(role, law))
+
+    def _unanswered(self, trick: int) -> None:
+        """A hand of fewer than twelve cards is out after ``trick`` tricks: his adversary counts as tricks the cards
+        that cannot be played to (Laws 30, 57), up to the twelfth, which scores one as the last (Case XIX)."""
+        hands = self.hands
+        role = ELDER if hands[ELDER] else YOUNGER
+        tricks = min(hands[role].bit_count(), 12 - trick)
+        if not hands[role] or not tricks:
+            return
+        self.tricks_won[role] += tricks
+        self.trick = 13
+        self.events.append(Unanswered(role, tricks, 1))
+        self._score(role, S_PLAY, 1)
 
     # ------------------------------------------------------------ calling
 
@@ -759,6 +865,7 @@ class Deal:
             for item in items:
                 ev.append(NameSet(role, item.bit_count(), (item.bit_length() - 1) & 7))
             return
+        scores = scores and not self.penalised[role]  # his cards bar, but do not score (Law 58)
         for item in items:
             points = self._item_score(category, item) if scores else 0
             ev.append(_new_event(Show, (role, category, item, points)))
@@ -793,7 +900,7 @@ class Deal:
             if y_decl[p - _RECKON_POINT] is None:
                 self.phase = _PHASES[p]
                 return
-        if self.younger_looked is None and self.elder_takes + self.younger_takes < 8:
+        if self.younger_looked is None and self.elder_takes + self.younger_takes < len(self.stock):
             self.phase = YOUNGER_LOOK
             return
         self._reckon_and_continue()
@@ -833,7 +940,10 @@ class Deal:
     # ------------------------------------------------------------ scoring
 
     def _score(self, role: int, kind: int, points: int, cards: Mask = 0) -> None:
-        """Add a score, and a pique or repique if this score reaches thirty (Laws 68-69)."""
+        """Add a score, and a pique or repique if this score reaches thirty (Laws 68-69); nothing for a player
+        who reckons nothing this deal but his carte blanche (Law 58, Case XXI)."""
+        if self.penalised[role] and kind != S_CARTE_BLANCHE:
+            return
         totals = self.totals
         before = totals[role]
         self.scores[role][kind] += points

@@ -72,6 +72,9 @@ PLAY: Final = "play"
 TRICK: Final = "trick"
 SCORE: Final = "score"
 GAME: Final = "game"
+ODD_EXCHANGE: Final = "odd_exchange"
+PENALTY: Final = "penalty"
+UNANSWERED: Final = "unanswered"
 
 
 _MASK_FIELDS: Final = frozenset({"cards"})
@@ -178,6 +181,21 @@ class Exchange(_Event, _Exchange):
 
     __slots__ = ()
     kind: ClassVar[str] = EXCHANGE
+
+
+class _OddExchange(NamedTuple):
+    role: int
+    discarded: int
+    taken: int
+    left: int
+
+
+class OddExchange(_Event, _OddExchange):
+    """A hand discards ``discarded`` cards and takes in a different number, ``taken``: a deal stood with eleven or
+    thirteen cards, or a stock of seven (Laws 40-43), or cards taken in error (Laws 30, 31, 35)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = ODD_EXCHANGE
 
 
 class _Look(NamedTuple):
@@ -389,6 +407,34 @@ class Score(_Event, _Score):
         return SCORE_KINDS[self.component]
 
 
+class _Penalty(NamedTuple):
+    role: int
+    law: str
+
+
+class Penalty(_Event, _Penalty):
+    """``role`` reckons nothing this deal (``law``: Laws 27-31, 33, 35, 54, 58); his cards, though not good to
+    score, are good to bar his adversary (Law 58), and a carte blanche still scores (Case XXI)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = PENALTY
+
+
+class _Unanswered(NamedTuple):
+    role: int
+    tricks: int
+    points: int
+
+
+class Unanswered(_Event, _Unanswered):
+    """The adversary of a hand of fewer than twelve has no card left: ``role`` counts as ``tricks`` the cards
+    that cannot be played to (Laws 30, 57), and ``points`` for the twelfth trick among them, the last (Case
+    XIX)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = UNANSWERED
+
+
 class _GameWon(NamedTuple):
     role: int
     score: int
@@ -404,10 +450,10 @@ class GameWon(_Event, _GameWon):
 
 
 Event = (CarteBlanche | CarteBlancheShown | Exchange | Look | CallPoint | AskValue | CallValue | CallSequence
-         | CallSet | Reply | Show | NameSet | Play | Trick | Score | GameWon)
+         | CallSet | Reply | Show | NameSet | Play | Trick | Score | GameWon | OddExchange | Penalty | Unanswered)
 EVENT_TYPES: Final[tuple[type[Event], ...]] = (
     CarteBlanche, CarteBlancheShown, Exchange, Look, CallPoint, AskValue, CallValue, CallSequence, CallSet, Reply,
-    Show, NameSet, Play, Trick, Score, GameWon)
+    Show, NameSet, Play, Trick, Score, GameWon, OddExchange, Penalty, Unanswered)
 #: The event types by their ``kind``.
 EVENT_KINDS: Final[dict[str, type[Event]]] = {t.kind: t for t in EVENT_TYPES}
 #: The calls of the elder that open a category, and the category each opens.

@@ -29,6 +29,7 @@ from piquet.core.events import (
     CarteBlancheShown,
     Event,
     Exchange,
+    OddExchange,
     Show,
     revealed,
 )
@@ -127,7 +128,7 @@ class Observation:
 
     def exchanged(self, role: int) -> int | None:
         for e in self.events:
-            if type(e) is Exchange and e.role == role:
+            if isinstance(e, Exchange | OddExchange) and e.role == role:
                 return e.taken
         return None
 
@@ -183,12 +184,11 @@ def observe(deal: Deal, role: int, partie: PartieContext | None = None) -> Obser
     taken = 0
     for c in deal.taken(role):
         taken |= 1 << c
+    stock_left = len(deal.stock)
     if deal.younger_takes >= 0:
-        stock_left = 8 - deal.elder_takes - deal.younger_takes
+        stock_left -= deal.elder_takes + deal.younger_takes
     elif deal.elder_takes >= 0:
-        stock_left = 8 - deal.elder_takes
-    else:
-        stock_left = 8
+        stock_left -= deal.elder_takes
     to_move = deal.to_move
     return Observation(
         role=role,

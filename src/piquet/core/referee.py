@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from piquet.core.deal import Limits, surplus_words
 from piquet.core.events import ELDER, YOUNGER
 from piquet.core.rules import RUBICON, Rules
 
@@ -195,6 +196,12 @@ class ExchangeLimits:
     surplus: int
     min_discard: int
     max_take: int
+
+
+def deal_limits(limits: tuple[ExchangeLimits, ...]) -> Limits:
+    """The limits of a ruling's option as the deal takes them (``Deal(..., limits=...)``), by role."""
+    by_role = {x.role: (x.surplus, x.min_discard, x.max_take) for x in limits}
+    return (by_role[ELDER], by_role[YOUNGER])
 
 
 @dataclass(frozen=True)
@@ -412,13 +419,9 @@ def _limits(i: Irregularity, au_cent: bool) -> tuple[ExchangeLimits, ...]:
 
 def _stand_odd(i: Irregularity, au_cent: bool, law: str) -> Option:
     lim = _limits(i, au_cent)
-    words = "; ".join(f"{_ROLE_WORDS[x.role]} discards {_diff(x.surplus)} he takes in, at least {x.min_discard},"
-                      f" takes at most {x.max_take}" for x in lim)
+    words = "; ".join(f"{_ROLE_WORDS[x.role]} discards {surplus_words(x.surplus)} he takes in, at least "
+                      f"{x.min_discard}, takes at most {x.max_take}" for x in lim)
     return Option(Remedy.STAND_ODD, f"the deal stands ({law}): {words}", None, lim)
-
-
-def _diff(n: int) -> str:
-    return {0: "as many as", 1: "one more than", -1: "one less than"}.get(n, f"{n:+d} against what")
 
 
 # ---------------------------------------------------------------- the laws
@@ -739,4 +742,4 @@ def _overcall(i: Irregularity, au: bool) -> Ruling:
 
 
 __all__ = ["ENTRIES", "FACTS", "IRREGULARITIES", "PENALTIES", "TABLE_ONLY", "Entry", "ExchangeLimits", "Fact",
-           "Group", "Irregularity", "Kind", "Option", "Remedy", "Ruling", "by_group", "rule"]
+           "Group", "deal_limits", "Irregularity", "Kind", "Option", "Remedy", "Ruling", "by_group", "rule"]

@@ -70,11 +70,14 @@ from piquet.core.events import (
     GameWon,
     Look,
     NameSet,
+    OddExchange,
+    Penalty,
     Play,
     Reply,
     Score,
     Show,
     Trick,
+    Unanswered,
 )
 from piquet.core.observation import Observation, PartieContext
 from piquet.core.rules import Game, Rules, Settlement
@@ -237,12 +240,14 @@ class Narrator:
         self.trick = 0  # the trick of the last card played
         self._led = False  # a card is led to the trick in progress
         self._held: list[Show | NameSet] = []
+        self.penalised = [False, False]  # who reckons nothing this deal (Law 58)
 
     def copy(self) -> Narrator:
         """A narrator in the same state, to go on telling a log from where this one stopped."""
         other = Narrator(self.names, self.viewer_cards)
         other.count, other.scored = list(self.count), list(self.scored)
         other.trick, other._led, other._held = self.trick, self._led, list(self._held)
+        other.penalised = list(self.penalised)
         return other
 
     def lines(self, events: Iterable[Event], *, hold: bool = False) -> Iterator[Line]:
@@ -304,6 +309,24 @@ class Narrator:
                 k = _COUNTS[e.taken]
                 yield _line(None, e.kind, r, f"{verb(name, 'discards')} {k} and {'take' if name == YOU else 'takes'}"
                             f" in {k}{left}.")
+        elif t is OddExchange:
+            assert isinstance(e, OddExchange)
+            left = f", {_COUNTS[e.left]} left" if e.left else ""
+            yield _line(None, e.kind, r, f"{verb(name, 'discards')} {_COUNTS[e.discarded] if e.discarded else 'none'}"
+                        f" and {'take' if name == YOU else 'takes'} in {_COUNTS[e.taken] if e.taken else 'none'}"
+                        f"{left}: {_his(name)} hand holds {number_words(12 - e.discarded + e.taken)}"
+                        f"{'' if e.discarded == e.taken else ' at the end of the exchange'}.")
+        elif t is Penalty:
+            assert isinstance(e, Penalty)
+            self.penalised[r] = True
+            yield _line(None, e.kind, r, f"{verb(name, 'reckons')} nothing this deal ({e.law}); {_his(name)} cards "
+                        "still bar (Law 58), and a carte blanche still scores (Case XXI).")
+        elif t is Unanswered:
+            assert isinstance(e, Unanswered)
+            k = _COUNTS[e.tricks]
+            yield _line(None, e.kind, r, f"{verb(name, 'counts')} as {'a trick' if e.tricks == 1 else 'tricks'} "
+                        f"{'the card' if e.tricks == 1 else k + ' cards'} that cannot be played to (Law 57); the "
+                        "twelfth is the last trick (Case XIX).", trick=12)
         elif t is Look:
             assert isinstance(e, Look)
             if e.looked and e.cards:
@@ -372,7 +395,8 @@ class Narrator:
         shown = Cards(e.cards)
         if pts == 0:
             what = "point" if cat == POINT else sequence_name(e.cards) if cat == SEQUENCES else set_name(e.cards)
-            yield _line(r, e.kind, r, f"Equal: {what}{_in_suit(e.cards)}: ", shown, ".")
+            said = "Shown, reckoning nothing" if self.penalised[r] else "Equal"
+            yield _line(r, e.kind, r, f"{said}: {what}{_in_suit(e.cards)}: ", shown, ".")
             return
         self.count[r] += pts
         total = number_words(self.count[r])
