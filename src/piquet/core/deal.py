@@ -104,6 +104,7 @@ from piquet.core.events import (
     Exchange,
     GameWon,
     Look,
+    Miscall,
     NameSet,
     OddExchange,
     Penalty,
@@ -344,16 +345,19 @@ class Deal:
         "dealt", "stock", "hands", "discards", "elder_takes", "younger_takes",
         "elder_looked", "younger_looked", "decl", "phase", "leader", "lead", "trick",
         "tricks_won", "scores", "totals", "keys", "events", "history", "_undo", "carte_blanche",
-        "rules", "game", "counting", "limits", "penalised", "irregular", "_plain",
+        "rules", "game", "counting", "limits", "penalised", "irregular", "_plain", "club",
     )
 
     def __init__(self, elder: Mask, younger: Mask, stock: Sequence[Card], rules: Rules = RUBICON,
-                 game: tuple[int, int] | None = None, limits: Limits | None = None) -> None:
+                 game: tuple[int, int] | None = None, limits: Limits | None = None, club: bool = False) -> None:
         """The cards dealt and the stock (top first), the rules in force, and at a game of so many up
         (``rules.goal``: au cent) the scores of the game before this deal, by role (elder, younger).
 
         ``limits``: a deal of eleven or thirteen cards, or a stock of seven, that stands, and how each hand then
-        exchanges (Laws 40-43, as ``piquet.core.referee`` rules them); each ends the exchange with twelve."""
+        exchanges (Laws 40-43, as ``piquet.core.referee`` rules them); each ends the exchange with twelve.
+
+        ``club``: calls are taken at the player's word, as at a club: a call of cards not held is accepted, and
+        when it comes to light, at the younger's first card, it is a miscall with Law 54's penalty."""
         sizes = (elder.bit_count(), younger.bit_count(), len(stock))
         if limits is None:
             if sizes != (12, 12, 8):
@@ -399,6 +403,7 @@ class Deal:
         self.irregular: list[Irregular] = []
         # Every score of the play is written in the hot path: no goal in force and nobody penalised.
         self._plain = game is None
+        self.club = club or rules.calls_at_word
         # is_carte_blanche() of each hand, the twelve cards being known: no court card (Law 18).
         self.carte_blanche = (not elder & COURT_CARDS, not younger & COURT_CARDS)
         if True in self.carte_blanche:
@@ -576,7 +581,7 @@ class Deal:
             if why:
                 raise IllegalAction(f"that declaration {why} (Law 64)")
         for m in items:
-            if m & ~hand:
+            if m & ~hand and not self.club:
                 missing = format_cards(cards_of(m & ~hand))
                 raise IllegalAction(f"the {who} hand does not hold {missing} (Law 54: call only what you hold)")
         if self.phase in (YOUNGER_RECKON_SEQUENCES, YOUNGER_RECKON_SETS) and \
@@ -909,8 +914,11 @@ class Deal:
         """The younger shows what he has good or equal; the hands are scored in the order of Law 67."""
         e_keys, y_keys = self.keys
         e_decls, y_decls = self.decl
+        e_called = (bool(e_decls[POINT]), bool(e_decls[SEQUENCES]), bool(e_decls[SETS]))
+        if self.club:
+            self._miscalls()
         for category in (POINT, SEQUENCES, SETS):
-            if not e_decls[category]:
+            if not e_called[category]:
                 continue  # the younger's own declarations were shown as he made them
             e_key, y_key = e_keys[category], y_keys[category]
             if e_key < y_key:
@@ -934,6 +942,49 @@ class Deal:
             if self.phase == DONE:
                 return
         self.phase = _PLAY_PHASE
+
+    def _miscalls(self) -> None:
+        """At a club table, before the younger plays to the first trick (Law 54): each call allowed good that its
+        caller does not hold comes to light.  It bars nothing: what the adversary has good counts, unless barred
+        by a correct call of the player in error (Case II); and he reckons nothing that deal, unless he could not
+        have held it in his hand and discard together (Laws 53-54)."""
+        keys = self.keys
+        for role in (ELDER, YOUNGER):
+            held = self.hands[role] | played(self.events, role)
+            wrong = False
+            for category in (POINT, SEQUENCES, SETS):
+                items = declaration_items(category, self.decl[role][category])
+                if not items or keys[role][category] <= keys[1 - role][category]:
+                    continue  # nothing called, or not allowed good: it scores nothing, and no penalty (Law 54)
+                false = [m for m in items if m & ~held]
+                if not false:
+                    continue
+                for m in false:
+                    impossible = bool(m & ~(held | self.discards[role]))
+                    self.events.append(Miscall(role, category, m, impossible))
+                    wrong = wrong or not impossible
+                correct = tuple(m for m in items if not m & ~held)
+                self.decl[role][category] = correct if category != POINT else (correct[0] if correct else 0)
+                keys[role][category] = declaration_key(category, self.decl[role][category])
+                self._reckon_unbarred(1 - role, category)
+            if wrong and not self.penalised[role]:
+                self.penalised[role] = True
+                self._plain = False
+                self.events.append(Penalty(role, "Law 54"))
+
+    def _reckon_unbarred(self, role: int, category: int) -> None:
+        """After his adversary's miscall, ``role`` reckons what he has good in ``category`` that a correct call
+        of the player in error does not bar, though he sank it (Law 54; Case II: "B then claims to reckon four
+        tens ... Yes")."""
+        held = self.hands[role] | played(self.events, role)
+        full: Declaration = (best_point(held), best_sequences(held), best_sets(held))[category]
+        key = declaration_key(category, full)
+        if key <= self.keys[role][category]:
+            return
+        self.decl[role][category] = full
+        self.keys[role][category] = key
+        if role == ELDER and key > self.keys[YOUNGER][category]:
+            self._show(ELDER, category, declaration_items(category, full))  # the younger's show follows (Law 67)
 
     # ------------------------------------------------------------ play
 

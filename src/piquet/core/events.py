@@ -75,6 +75,7 @@ GAME: Final = "game"
 ODD_EXCHANGE: Final = "odd_exchange"
 PENALTY: Final = "penalty"
 UNANSWERED: Final = "unanswered"
+MISCALL: Final = "miscall"
 
 
 _MASK_FIELDS: Final = frozenset({"cards"})
@@ -435,6 +436,23 @@ class Unanswered(_Event, _Unanswered):
     kind: ClassVar[str] = UNANSWERED
 
 
+class _Miscall(NamedTuple):
+    role: int
+    category: int
+    cards: Mask
+    impossible: bool
+
+
+class Miscall(_Event, _Miscall):
+    """At a club table, where calls are taken at the player's word: ``role`` called in ``category`` what he does
+    not hold (``cards``, as he called them), allowed good and not corrected before the younger played to the first
+    trick (Law 54).  The call bars nothing; he reckons nothing that deal (a ``Penalty`` follows), unless he could
+    not have held it in his hand and discard together (``impossible``), when he is liable to no penalty."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = MISCALL
+
+
 class _GameWon(NamedTuple):
     role: int
     score: int
@@ -450,10 +468,11 @@ class GameWon(_Event, _GameWon):
 
 
 Event = (CarteBlanche | CarteBlancheShown | Exchange | Look | CallPoint | AskValue | CallValue | CallSequence
-         | CallSet | Reply | Show | NameSet | Play | Trick | Score | GameWon | OddExchange | Penalty | Unanswered)
+         | CallSet | Reply | Show | NameSet | Play | Trick | Score | GameWon | OddExchange | Penalty | Unanswered
+         | Miscall)
 EVENT_TYPES: Final[tuple[type[Event], ...]] = (
     CarteBlanche, CarteBlancheShown, Exchange, Look, CallPoint, AskValue, CallValue, CallSequence, CallSet, Reply,
-    Show, NameSet, Play, Trick, Score, GameWon, OddExchange, Penalty, Unanswered)
+    Show, NameSet, Play, Trick, Score, GameWon, OddExchange, Penalty, Unanswered, Miscall)
 #: The event types by their ``kind``.
 EVENT_KINDS: Final[dict[str, type[Event]]] = {t.kind: t for t in EVENT_TYPES}
 #: The calls of the elder that open a category, and the category each opens.

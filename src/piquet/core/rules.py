@@ -26,8 +26,10 @@ A rules object answers three kinds of question:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 SEATS = ("A", "B")
 
@@ -102,6 +104,9 @@ class Rules:
     implication_bars = True
     #: Law 65: every card counts in play (au cent, by agreement: nines, eights and sevens do not).
     counting_cards = _ALL_CARDS
+    #: By agreement, at a club table: calls are taken at the player's word, and a call of cards not held is a
+    #: miscall with its penalty when it comes to light (Laws 52-54).  Else the program refuses it.
+    calls_at_word = False
     #: A game's goal: the first to reach it wins the game, and the deal stops (au cent: a hundred).
     goal: int | None = None
     #: At a game of so many up: the goal reached before the adversary has this many is a double game.
@@ -125,7 +130,8 @@ class Rules:
     def deal_terms(self) -> tuple[object, ...]:
         """Everything the rules say of one deal: two rules with the same terms play a deal alike."""
         return (self.younger_min_discard, self.younger_announces_at_once, self.calls_state_value, self.sets_shown,
-                self.implication_bars, self.counting_cards, self.goal, self.double_below, self.agreements)
+                self.implication_bars, self.counting_cards, self.goal, self.double_below, self.agreements,
+                self.calls_at_word)
 
     def min_discard(self, role: int) -> int:
         """The fewest cards the elder (role 0) or the younger (role 1) may discard (Laws 21-22)."""
@@ -249,7 +255,11 @@ AGREEMENTS = {
     "small-cards": "nines, eights and sevens are not counting cards in play",
     "fours": "points ending in four count one less than the number of cards",
 }
+#: The agreement of any variant: a club table (Laws 52-54 bite).
+CLUB: Final = "club"
+CLUB_WORDS: Final = "calls are taken at the player's word: a call of cards not held is a miscall, with its penalty"
 _AGREEMENT_ALIASES = {
+    "club": CLUB, "at-word": CLUB, "calls-at-word": CLUB,
     "small-cards": "small-cards", "small-cards-do-not-count": "small-cards", "nines": "small-cards",
     "fours": "fours", "points-ending-in-four": "fours", "four": "fours",
 }
@@ -409,14 +419,32 @@ def rules_named(name: str, agreements: Sequence[str] = ()) -> Rules:
         raise ValueError(f"unknown rules {name!r}; known: {', '.join(RULES)}") from None
     if not wanted:
         return rules
+    club = False
     known = set()
     for a in wanted:
         key = _AGREEMENT_ALIASES.get(a.strip().lower())
         if key is None:
             raise ValueError(f"unknown agreement {a!r}; known: "
-                             + "; ".join(f"{k} ({v})" for k, v in AGREEMENTS.items()))
-        known.add(key)
-    if not isinstance(rules, AuCentRules):
+                             + "; ".join(f"{k} ({v})" for k, v in {**AGREEMENTS, CLUB: CLUB_WORDS}.items()))
+        if key == CLUB:
+            club = True
+        else:
+            known.add(key)
+    if known and not isinstance(rules, AuCentRules):
         raise ValueError(f"the agreements {', '.join(sorted(known))} are options of Piquet au cent (p. 19), "
                          f"not of {rules.name}")
-    return AuCentRules(small_cards_count="small-cards" not in known, fours_count_less="fours" in known)
+    if known:
+        assert isinstance(rules, AuCentRules)
+        rules = AuCentRules(small_cards_count="small-cards" not in known, fours_count_less="fours" in known)
+    return at_club(rules) if club else rules
+
+
+def at_club(rules: Rules) -> Rules:
+    """The same rules at a club table: calls taken at the player's word (the agreement ``club``)."""
+    if rules.calls_at_word:
+        return rules
+    club = copy.copy(rules)
+    club.calls_at_word = True
+    club.agreements = (*rules.agreements, CLUB)
+    club.title = f"{rules.title}, at a club table ({CLUB_WORDS})"
+    return club

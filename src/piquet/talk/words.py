@@ -69,6 +69,7 @@ from piquet.core.events import (
     Exchange,
     GameWon,
     Look,
+    Miscall,
     NameSet,
     OddExchange,
     Penalty,
@@ -319,8 +320,19 @@ class Narrator:
         elif t is Penalty:
             assert isinstance(e, Penalty)
             self.penalised[r] = True
+            self.count[r] = self.scored[r]  # what he counted aloud does not score
             yield _line(None, e.kind, r, f"{verb(name, 'reckons')} nothing this deal ({e.law}); {_his(name)} cards "
                         "still bar (Law 58), and a carte blanche still scores (Case XXI).")
+        elif t is Miscall:
+            assert isinstance(e, Miscall)
+            cat = e.category
+            what = ("point" if cat == POINT else sequence_name(e.cards) if cat == SEQUENCES
+                    else set_name(e.cards))
+            why = (f"{_he(name)} could not have held it in {_his(name)} hand and discard together: no penalty, and "
+                   "it bars nothing (Law 54)" if e.impossible else
+                   "a miscall allowed good and not corrected in time: it bars nothing (Law 54; Case II)")
+            yield _line(None, e.kind, r, f"{verb(name, 'does')} not hold the {what} called{_in_suit(e.cards)}: ",
+                        Cards(e.cards), f"; {why}.")
         elif t is Unanswered:
             assert isinstance(e, Unanswered)
             k = _COUNTS[e.tricks]
