@@ -76,11 +76,12 @@ def test_repique_pique_capot_and_carte_blanche() -> None:
 
 @pytest.mark.parametrize("decl, law", [
     (Declared(PointCall(5, 52)), "Law 62"),
-    (Declared(PointCall(2)), "Law 62"),
+    (Declared(PointCall(9)), "Law 62"),
     (Declared(None, (SequenceCall(5, 3),)), "Law 63"),
     (Declared(None, (), (SetCall(4, 2),)), "Law 64"),
-    (Declared(PointCall(5), (SequenceCall(5, 7), SequenceCall(6, 6))), "Laws 62-64"),
-    (Declared(PointCall(5), (SequenceCall(6, 7),)), "Laws 62-64"),
+    (Declared(None, (SequenceCall(8, 7), SequenceCall(5, 7))), "Laws 62-64"),  # thirteen cards
+    (Declared(PointCall(8), (), (SetCall(4, 7), SetCall(4, 6))), "Laws 62-64"),  # fourteen
+    (Declared(None, (SequenceCall(3, 7, 1), SequenceCall(3, 4, 1))), "Laws 62-64"),  # A K Q J 10 9 of hearts: one
 ])
 def test_calls_that_cannot_be(decl: Declared, law: str) -> None:
     with pytest.raises(MarkError) as e:

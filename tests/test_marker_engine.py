@@ -1,6 +1,7 @@
 """The marker against the engine: a deal played by the engine, entered into the marker by its calls and
 replies (full form) or by its scores (quick form), with the play card by card or by its totals, scores the
-same, heading by heading (Laws 61-69)."""
+same, heading by heading (Laws 61-69); and so when the players sink (p. 156-158), calling any lawful part of
+what they hold, the younger's reckoning barred by the elder's cards shown as the engine bars it (Case IV)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 
 from piquet.core.cards import POINT_VALUES
-from piquet.core.combinations import Outcome, sequence_key, set_key
+from piquet.core.combinations import Outcome, best_sequences, best_sets, sequence_key, set_key
 from piquet.core.deal import Deal, Phase, full_declarations
 from piquet.core.events import (
     ELDER,
@@ -28,19 +29,20 @@ from piquet.core.events import (
     Show,
 )
 from piquet.core.rules import FOUR_DEAL, RUBICON, Rules, rules_named
-from piquet.marker.calls import Declared, PointCall, SequenceCall, SetCall
-from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, QuickScores
+from piquet.marker.calls import Declared, PointCall, SequenceCall, SetCall, hand_fits, implied_bar
+from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, QuickScores, shown_by_elder
 
 _OUTCOMES = (Outcome.GOOD, Outcome.EQUAL, Outcome.NOT_GOOD)
 
 
-def engine_deal(seed: int, rules: Rules = RUBICON, game: tuple[int, int] | None = None) -> Deal:
-    """A deal played by the engine: random discards and play, every declaration in full."""
+def engine_deal(seed: int, rules: Rules = RUBICON, game: tuple[int, int] | None = None, sink: bool = False) -> Deal:
+    """A deal played by the engine: random discards and play, every declaration in full (``sink``: any lawful
+    declaration, so that the players sink at random)."""
     rng = random.Random(seed)
     deal = Deal.shuffled(rng, rules=rules, game=game)
     while not deal.is_over:
         p = deal.phase
-        if Phase.ELDER_POINT <= p <= Phase.YOUNGER_RECKON_SETS:
+        if not sink and Phase.ELDER_POINT <= p <= Phase.YOUNGER_RECKON_SETS:
             role = deal.to_move
             assert role is not None
             full = full_declarations(deal.hands[role])
@@ -51,13 +53,16 @@ def engine_deal(seed: int, rules: Rules = RUBICON, game: tuple[int, int] | None 
     return deal
 
 
-def _point(cards: int) -> PointCall:
-    b = cards >> (8 * ((cards.bit_length() - 1) >> 3)) & 0xFF
-    return PointCall(b.bit_count(), sum(POINT_VALUES[r] for r in range(8) if b >> r & 1))
+def _point(cards: int, suits: bool = False) -> PointCall:
+    suit = (cards.bit_length() - 1) >> 3
+    b = cards >> (8 * suit) & 0xFF
+    value = sum(POINT_VALUES[r] for r in range(8) if b >> r & 1)
+    return PointCall(b.bit_count(), value, suit, b.bit_length() - 1) if suits else PointCall(b.bit_count(), value)
 
 
-def full_form(deal: Deal) -> FullCalls:
-    """The deal as the players spoke it, read from the engine's events."""
+def full_form(deal: Deal, suits: bool = False) -> FullCalls:
+    """The deal as the players spoke it, read from the engine's events (``suits``: with the suits and the
+    point's top card as shown)."""
     point: list[PointCall | None] = [None, None]
     seqs: list[list[SequenceCall]] = [[], []]
     sets: list[list[SetCall]] = [[], []]
@@ -78,13 +83,13 @@ def full_form(deal: Deal) -> FullCalls:
         elif isinstance(e, Show):
             r = e.role
             if e.category == 0:
-                point[r] = _point(e.cards) if r == YOUNGER or e.points else point[r]
+                point[r] = _point(e.cards, suits) if r == YOUNGER or e.points else point[r]
                 if r == ELDER and point[r] is not None and e.points == 0:
-                    point[r] = _point(e.cards)
+                    point[r] = _point(e.cards, suits)
             elif e.category == 1:
                 if not shown_seq[r]:
                     seqs[r], shown_seq[r] = [], True
-                seqs[r].append(SequenceCall(*sequence_key(e.cards)))
+                seqs[r].append(SequenceCall(*sequence_key(e.cards), (e.cards.bit_length() - 1) >> 3 if suits else None))
             else:
                 if not shown_set[r]:
                     sets[r], shown_set[r] = [], True
@@ -146,3 +151,38 @@ def test_au_cent_deals_stop_where_the_engine_stops(seed: int, spec: str) -> None
             assert got.scores == expected
         else:  # a category's items are one score in quick form: only the goal and the play can be told
             assert got.game_won == won
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_deals_where_the_players_sink_score_as_the_engine(seed: int) -> None:
+    """A player may call less than he holds, or nothing (p. 156-158): the marker refuses none of the engine's
+    lawful calls, with or without their suits, and scores them as the engine does."""
+    deal = engine_deal(seed, RUBICON, sink=True)
+    expected = (tuple(deal.scores[ELDER]), tuple(deal.scores[YOUNGER]))
+    for suits in (False, True):
+        calls = full_form(deal, suits)
+        for role in (calls.elder, calls.younger):
+            assert hand_fits(role)
+        got = MarkedDeal("B", carte_blanche(deal), calls, cards(deal)).score(RUBICON)
+        assert got.scores == expected, (seed, suits)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_marker_bars_no_more_than_the_cards_shown(seed: int) -> None:
+    """What the marker takes the elder's shown cards to make is never more than they make (Case IV): it is
+    their least wherever the calls leave them open, and with the suits and the point's top card entered the
+    point's holdings include the one shown."""
+    deal = engine_deal(seed, RUBICON, sink=True)
+    shown = point = 0
+    for e in deal.events:
+        if isinstance(e, Show) and e.role == ELDER:
+            shown |= e.cards
+            point |= e.cards if e.category == 0 else 0
+    runs, sets = best_sequences(shown), best_sets(shown)
+    made = (sequence_key(runs[0]) if runs else (0, 0), set_key(sets[0]) if sets else (0, 0))
+    for suits in (False, True):
+        elder = shown_by_elder(full_form(deal, suits))
+        if suits and elder.point is not None and elder.point.suit is not None:
+            assert point >> (8 * elder.point.suit) & 0xFF in elder.point.bytes
+        for c in (1, 2):
+            assert implied_bar(elder, c) <= made[c - 1], (seed, suits, c)

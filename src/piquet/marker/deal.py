@@ -9,6 +9,11 @@ point, sequences, quatorzes and trios, the play, the cards), with repique
 (Law 68), pique (Law 69) and capot (Law 66), and at a game of so many up stops
 at the first score that reaches the goal (au cent, p. 20).
 
+The calls bar as the laws say: what the elder has shown declares by implication
+(Case IV; ``implied_bar``), and a call of what the caller does not hold
+(``held=False``) is void, so that the adversary reckons what he has good
+against the correct calls only (Law 54, Case II).
+
 The treatise's example deal (p. 103-105), entered by its calls:
 
 >>> from piquet.marker.calls import PointCall, SequenceCall
@@ -48,7 +53,9 @@ from piquet.marker.calls import (
     YOUNGER,
     Declared,
     MarkError,
+    SequenceCall,
     SetCall,
+    implied_bar,
     point_mask,
     reply_between,
     sequence_scores,
@@ -61,7 +68,11 @@ _HAND_KINDS: Final = (S_CARTE_BLANCHE, S_POINT, S_POINT + 1, S_POINT + 2)
 class FullCalls:
     """The hands as spoken (Laws 46-56): the elder's declarations (his call in each category is his best),
     the younger's reply to each call (None where the elder called nothing), and what the younger reckons of
-    his own after the lead (needed where his is better, or the elder called nothing)."""
+    his own after the lead (needed where his is better, or the elder called nothing).
+
+    A call found to be of what the caller does not hold is entered with ``held=False`` (Law 54): it is void,
+    and in its category each reckons what he holds good against the other's correct calls (Case II), the
+    replies given to it standing for nothing.  The offender's penalty is ``MarkedDeal.reckons_nothing``."""
 
     elder: Declared = field(default_factory=Declared)
     replies: tuple[Outcome | None, Outcome | None, Outcome | None] = (None, None, None)
@@ -191,7 +202,8 @@ class MarkedDeal:
     The irregularities' effects on the marker: ``status`` "annulled" (a fresh deal by the same dealer,
     Laws 11-15) or "void" (the right dealer deals, Laws 16, 75); ``out_of_turn``: dealt out of turn and found
     too late (Law 16); ``reckons_nothing``: roles that reckon nothing this deal, their calls still barring
-    (Laws 25, 27-29, 31, 35, 54, 58); ``waived``: of those, the penalties the adversary did not enforce
+    (Laws 25, 27-29, 31, 35, 54, 58; for Law 54 enter his call not held, ``held=False``, and the adversary's
+    good is reckoned, Case II); ``waived``: of those, the penalties the adversary did not enforce
     (Law 44); ``corrected``: a score put right afterwards (Laws 70, 74)."""
 
     dealer: str
@@ -261,7 +273,7 @@ class MarkedDeal:
                 good = _good_in(d, c, rules)
                 if good is None:
                     continue
-                decl = d.elder if good == ELDER else d.younger
+                decl = (d.elder if good == ELDER else d.younger).held()
                 for pts in _item_scores(decl, c, rules):
                     out.append((good, S_POINT + c, pts))
         return out
@@ -289,7 +301,11 @@ class MarkedDeal:
 
 
 def _good_in(d: FullCalls, c: int, rules: Rules) -> int | None:
-    """Who is good in a category, or None (equal, or nothing declared) (Laws 62-64)."""
+    """Who is good in a category, or None (equal, or nothing declared) (Laws 62-64): by the reply, or where a
+    call was of what is not held, by what each holds, the void call barring nothing (Law 54, Case II)."""
+    if not (d.elder.all_held(c) and d.younger.all_held(c)):
+        e, y = d.elder.held().key(c), d.younger.held().key(c)
+        return ELDER if e > y else YOUNGER if y > e else None
     if d.elder.has(c):
         reply = d.replies[c]
         if reply is Outcome.GOOD:
@@ -310,13 +326,14 @@ def _item_scores(decl: Declared, c: int, rules: Rules) -> list[int]:
 
 
 def check_full(d: FullCalls, rules: Rules) -> None:
-    """The calls possible, the replies those the calls call for (Laws 46-49, 62-64)."""
+    """The calls possible, the replies those the calls call for (Laws 46-49, 62-64), and nothing reckoned that
+    the elder's cards shown bar (Case IV)."""
     for role, decl in ((ELDER, d.elder), (YOUNGER, d.younger)):
         try:
             decl.check()
         except MarkError as e:
             raise MarkError(f"the {ROLES[role]}'s calls: {e.message}", e.law) from None
-    for rank in {t.rank for t in d.elder.sets} & {t.rank for t in d.younger.sets}:
+    for rank in {t.rank for t in d.elder.held().sets} & {t.rank for t in d.younger.held().sets}:
         raise MarkError(f"both hands cannot hold three or four {SetCall(3, rank).__str__().split()[1]}: "
                         "the pack has four", "Law 64")
     for c in range(3):
@@ -326,10 +343,12 @@ def check_full(d: FullCalls, rules: Rules) -> None:
             if reply is not None:
                 raise MarkError(f"the younger answers a call, but the elder called no {name}", "Law 46")
             continue
-        if reply is None:
-            raise MarkError(f"the elder called his {name}: the younger answers good, equal or not good", "Law 46")
         if c == 2 and reply is Outcome.EQUAL:
             raise MarkError("no quatorze or trio can be equal to another: two hands cannot hold the same rank", law)
+        if not (d.elder.all_held(c) and d.younger.all_held(c)):
+            continue  # a call not held is void: each reckons what he holds good (Law 54, Case II)
+        if reply is None:
+            raise MarkError(f"the elder called his {name}: the younger answers good, equal or not good", "Law 46")
         asked = False
         if c == 0:
             ep = d.elder.point
@@ -352,6 +371,36 @@ def check_full(d: FullCalls, rules: Rules) -> None:
                                 f"the elder's {_best(d.elder, c)} against the younger's {_best(d.younger, c)}", law)
         elif reply is Outcome.NOT_GOOD:
             raise MarkError(f"the younger's {name} is not good against the elder's: enter what he reckons", law)
+    if rules.implication_bars:
+        _check_implication(d)
+
+
+def shown_by_elder(d: FullCalls) -> Declared:
+    """The elder's calls whose cards he has shown (Law 55): his point good or equal, his sequences good (the
+    best, if equal), his quatorzes and trios good; a call of what he does not hold shows nothing (Law 54)."""
+    e, (point, seqs, sets) = d.elder, d.replies
+    shows = (Outcome.GOOD, Outcome.EQUAL)
+    best = max(e.sequences, key=lambda s: s.key) if e.sequences else None
+    return Declared(e.point if point in shows and e.point is not None and e.point.held else None,
+                    e.held().sequences if seqs is Outcome.GOOD else
+                    (best,) if seqs is Outcome.EQUAL and best is not None and best.held else (),
+                    e.held().sets if sets is Outcome.GOOD else ()).held()
+
+
+def _check_implication(d: FullCalls) -> None:
+    """Case IV: in a category the elder did not call (or called only what he does not hold), the younger cannot
+    reckon what makes no more than the elder's cards shown are sure to make: declared by implication (Law 56)."""
+    shown = shown_by_elder(d)
+    elder, younger = d.elder.held(), d.younger.held()
+    for c in (1, 2):
+        if elder.has(c) or not younger.has(c):
+            continue
+        bar = implied_bar(shown, c)
+        if younger.key(c) <= bar:
+            mine = f"a {_best(younger, c)}" if c == 1 else _best(younger, c)
+            theirs = f"a {SequenceCall(*bar)}" if c == 1 else str(SetCall(*bar))
+            raise MarkError(f"the younger cannot reckon {mine}: the cards the elder has shown make {theirs}, as "
+                            "much or more, declared by implication; he reckons nothing there", "Law 56, Case IV")
 
 
 def _best(d: Declared, c: int) -> str:
@@ -361,8 +410,9 @@ def _best(d: Declared, c: int) -> str:
 
 
 def check_quick(q: QuickScores, rules: Rules) -> None:
-    """Scores the laws can make, one hand good in each category (Laws 62-64)."""
-    points = {0} | {rules.point_score(b) for b in range(1, 256) if b.bit_count() >= 3}
+    """Scores the laws can make, one hand good in each category (Laws 62-64); a point of fewer than three
+    cards is called only by sinking, but may be good (p. 93)."""
+    points = {0} | {rules.point_score(b) for b in range(1, 256)}
     allowed = (frozenset(points), sequence_scores(), SET_SCORES)
     for c in range(3):
         for role in (ELDER, YOUNGER):
@@ -506,4 +556,4 @@ def _score_totals(t: _Tally, p: PlayTotals) -> DealScore:
 
 
 __all__ = ["CardPlay", "DealScore", "FullCalls", "MarkedDeal", "PlayTotals", "QuickScores", "Scored",
-           "check_cards", "check_full", "check_quick", "check_totals"]
+           "check_cards", "check_full", "check_quick", "check_totals", "shown_by_elder"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from piquet.core.cards import RANK_LETTERS, CardError, card_name, parse_card, parse_rank
+from piquet.core.cards import RANK_LETTERS, SUIT_LETTERS, CardError, card_name, parse_card, parse_rank
 from piquet.core.combinations import Outcome
 from piquet.core.rules import SEATS, rules_named
 from piquet.marker.calls import (
@@ -47,14 +47,22 @@ def is_marked(text: str) -> bool:
 # ---------------------------------------------------------------- writing
 
 
+def _shown(suit: int | None, held: bool) -> dict[str, Any]:
+    """A call's suit where entered, and ``"held": false`` for a call of what is not held (Law 54)."""
+    return ({} if suit is None else {"suit": SUIT_LETTERS[suit]}) | ({} if held else {"held": False})
+
+
 def _declared_json(d: Declared) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if d.point is not None:
-        out["point"] = {"cards": d.point.cards} | ({} if d.point.value is None else {"value": d.point.value})
+    p = d.point
+    if p is not None:
+        out["point"] = {"cards": p.cards} | ({} if p.value is None else {"value": p.value}) | \
+            ({} if p.head is None else {"head": RANK_LETTERS[p.head]}) | _shown(p.suit, p.held)
     if d.sequences:
-        out["sequences"] = [{"length": s.length, "head": RANK_LETTERS[s.head]} for s in d.sequences]
+        out["sequences"] = [{"length": s.length, "head": RANK_LETTERS[s.head]} | _shown(s.suit, s.held)
+                            for s in d.sequences]
     if d.sets:
-        out["sets"] = [{"size": s.size, "rank": RANK_LETTERS[s.rank]} for s in d.sets]
+        out["sets"] = [{"size": s.size, "rank": RANK_LETTERS[s.rank]} | _shown(None, s.held) for s in d.sets]
     return out
 
 
@@ -130,17 +138,33 @@ def _rank(value: object, where: str) -> int:
     raise MarkError(f"{where}: a rank A K Q J 10 9 8 7, found {json.dumps(value)}")
 
 
+def _suit(value: object, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value in SUIT_LETTERS:
+        return SUIT_LETTERS.index(value)
+    raise MarkError(f"{where}: a suit S H C D, found {json.dumps(value)}")
+
+
+def _held(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise MarkError(f"{where}: \"held\" is true or false, found {json.dumps(value)}")
+    return value
+
+
 def _declared(value: object, where: str) -> Declared:
     if not isinstance(value, dict):
         raise MarkError(f"{where}: an object, found {json.dumps(value)}")
     point = None
     if value.get("point") is not None:
-        pt = value["point"]
-        point = PointCall(_int(pt.get("cards"), f"{where} point"),
-                          None if pt.get("value") is None else _int(pt["value"], f"{where} point value"))
-    seqs = tuple(SequenceCall(_int(s.get("length"), f"{where} sequence"), _rank(s.get("head"), f"{where} sequence"))
-                 for s in value.get("sequences", []))
-    sets = tuple(SetCall(_int(s.get("size"), f"{where} set"), _rank(s.get("rank"), f"{where} set"))
+        pt, w = value["point"], f"{where} point"
+        point = PointCall(_int(pt.get("cards"), w), None if pt.get("value") is None else _int(pt["value"], w),
+                          _suit(pt.get("suit"), w), None if pt.get("head") is None else _rank(pt["head"], w),
+                          _held(pt.get("held", True), w))
+    ws, wt = f"{where} sequence", f"{where} set"
+    seqs = tuple(SequenceCall(_int(s.get("length"), ws), _rank(s.get("head"), ws), _suit(s.get("suit"), ws),
+                              _held(s.get("held", True), ws)) for s in value.get("sequences", []))
+    sets = tuple(SetCall(_int(s.get("size"), wt), _rank(s.get("rank"), wt), _held(s.get("held", True), wt))
                  for s in value.get("sets", []))
     return Declared(point, seqs, sets)
 

@@ -3,6 +3,8 @@ then each score in Law 67's order, the running count, and the settlement."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from piquet.core.combinations import Outcome
 from piquet.core.events import AskValue, CallPoint, CallSequence, CallSet, CallValue, Event, Reply
 from piquet.marker.calls import ELDER, YOUNGER
@@ -34,6 +36,21 @@ def call_events(calls: FullCalls, calls_state_value: bool) -> list[Event]:
     return out
 
 
+def not_held_lines(calls: FullCalls, names: tuple[str, str]) -> list[str]:
+    """Each call found to be of what the caller does not hold: void, his correct calls still barring (Law 54,
+    Case II)."""
+    out = []
+    for role, decl in ((ELDER, calls.elder), (YOUNGER, calls.younger)):
+        for c in range(3):
+            for item in decl.items(c):
+                if not item.held:
+                    what = f"a point of {replace(item, held=True)}" if c == 0 else \
+                        f"a {replace(item, held=True)}" if c == 1 else str(replace(item, held=True))
+                    out.append(f"  {names[role]} called {what}, which he does not hold: the call is void, and the "
+                               "adversary reckons what he has good against his correct calls (Law 54, Case II).")
+    return out
+
+
 def deal_lines(partie: MarkedPartie, index: int, number: int) -> list[str]:
     """Deal ``index`` of the entries told: who deals, the calls and replies, each score and the tricks."""
     d: MarkedDeal = partie.deals[index]
@@ -47,6 +64,7 @@ def deal_lines(partie: MarkedPartie, index: int, number: int) -> list[str]:
     if isinstance(d.declarations, FullCalls):
         for line in Narrator(names).lines(call_events(d.declarations, partie.rules.calls_state_value)):
             out.append(f"  {names[line.speaker]}: \"{line.text}\"" if line.speaker is not None else f"  {line.text}")
+        out += not_held_lines(d.declarations, names)
     score = partie.deal_scores[index]
     assert score is not None
     count = [0, 0]
@@ -86,4 +104,4 @@ def partie_text(partie: MarkedPartie) -> str:
     return "\n".join(out)
 
 
-__all__ = ["call_events", "deal_lines", "partie_text"]
+__all__ = ["call_events", "deal_lines", "not_held_lines", "partie_text"]
