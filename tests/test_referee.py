@@ -9,6 +9,7 @@ from piquet.core.referee import (
     ENTRIES,
     IRREGULARITIES,
     PENALTIES,
+    TABLE_ONLY,
     ExchangeLimits,
     Group,
     Irregularity,
@@ -218,6 +219,20 @@ def test_the_catalogue_groups_every_kind_in_plain_words() -> None:
 
 
 # ---------------------------------------------------------------- the Cases and Decisions
+
+
+def test_case_i_equal_to_four_cards_bars_counting_five_and_the_elder_scores_no_point() -> None:
+    """Case I: "A calls four cards for point.  B replies, 'Equal.'  A says, 'Forty-one.'  B then finds ... he has
+    a point of five cards.  A claims to score the point.  Decision. -- A cannot score the point.  He has not made
+    another call ...  B's reply bars him from counting a superior number of cards for point (Law 46).  His point,
+    though not good to score, is good to save a pique or a repique."""
+    law, chooser, remedies = ruled(I(Kind.UNDERALLOWED, equal_to_number=True))
+    assert (law, chooser, remedies) == ("Law 46, Case I", None, (R.POINT_BARRED,))
+    says = rule(I(Kind.UNDERALLOWED, equal_to_number=True)).says
+    assert "cannot score his point" in says and "saves a pique" in says
+    assert R.POINT_BARRED in TABLE_ONLY  # entered as played: neither scores the point
+    # Without the "Equal" to the number, Law 51 lets him correct his reply before another call.
+    assert ruled(I(Kind.UNDERALLOWED)) == ("Law 51", YOUNGER, (R.CALL_CORRECTED, R.STANDS))
 
 
 def test_case_ii_a_call_allowed_but_not_held_lets_the_adversary_reckon_what_it_barred() -> None:

@@ -68,6 +68,7 @@ class Remedy(StrEnum):
     OWN_HAND_SCORE = "each player's score of his own hand taken"
     GAME_LOST = "he loses the game"
     NO_REMEDY = "no remedy"
+    POINT_BARRED = "neither scores the point"
 
 
 #: The remedies that concern only the cards on the table: told, no score changes.
@@ -75,7 +76,7 @@ TABLE_ONLY: Final = frozenset({
     Remedy.CUT_AGAIN, Remedy.LOWEST_CUT, Remedy.RECTIFY, Remedy.STANDS, Remedy.STAND_ODD,
     Remedy.FEWER_THAN_TWELVE, Remedy.ALTER_DISCARD, Remedy.TAKE_IN_LEFT, Remedy.SEE_DISCARD,
     Remedy.EXPOSE_CALL_SUIT, Remedy.CALL_CORRECTED, Remedy.TAKE_BACK, Remedy.SURPLUS_RETURNED,
-    Remedy.NO_REMEDY})
+    Remedy.NO_REMEDY, Remedy.POINT_BARRED})
 #: The remedies by which a player reckons nothing that deal (Law 44 lets the adversary waive them).
 PENALTIES: Final = frozenset({Remedy.RECKONS_NOTHING, Remedy.MORE_THAN_TWELVE})
 
@@ -162,6 +163,9 @@ class Irregularity:
     cards_held: int = 12
     #: The younger has replied to the call (Law 50); the elder has made another call or led (Law 51).
     replied: bool = False
+    #: The younger's reply to the number of cards of the point was "Equal" (he asked what they make), though he
+    #: holds more cards (Law 46; Case I).
+    equal_to_number: bool = False
     #: The call was allowed good (Laws 52, 54).
     allowed: bool = True
     #: The younger has played to the first trick (Laws 52, 54; at Piquet au cent: the caller has played a
@@ -263,6 +267,8 @@ FACTS: Final = {f.name: f for f in (
     Fact("elder_took_stock", "Has the elder taken up a card of the stock (at au cent: touched it)?"),
     Fact("cards_held", "How many cards does he play with?", number=True),
     Fact("replied", "Had it been answered (a reply; another call or a lead after it)?"),
+    Fact("equal_to_number", "Did the younger answer the number of cards of the point \"Equal\" (asking what "
+         "they make)?"),
     Fact("allowed", "Was the call allowed good?"),
     Fact("played_since", "Has the younger played to the first trick (at au cent: the caller played a card)?"),
     Fact("misnomer", "Does he hold one of that counting value, only its suit or rank named wrongly?"),
@@ -332,7 +338,8 @@ IRREGULARITIES: Final = (
     _e(K.PLAYED_WRONG_NUMBER, "He played with fewer or more than twelve cards", G.ODD, "offender cards_held",
        "Laws 57, 58"),
     _e(K.UNDERCALL, "The elder called less than he holds", G.CALLING, "replied", "Law 50; p. 18"),
-    _e(K.UNDERALLOWED, "The younger allowed a call he could beat", G.CALLING, "replied", "Law 51; p. 19"),
+    _e(K.UNDERALLOWED, "The younger allowed a call he could beat", G.CALLING, "equal_to_number replied",
+       "Laws 46, 51; p. 19; Case I"),
     _e(K.OVERCALL, "He called what he does not hold", G.CALLING,
        "offender allowed played_since misnomer impossible", "Laws 52-54; p. 19; Cases II, VIII, IX"),
     _e(K.MISINFORMED, "He told me wrongly what he holds of what he declared", G.CALLING,
@@ -607,6 +614,11 @@ def rule(i: Irregularity, rules: Rules = RUBICON) -> Ruling:
         return _law("Law 50", "The elder may correct a smaller call than he holds before the younger replies.",
                     _one(R.CALL_CORRECTED, role=ELDER), _one(R.STANDS), chooser=ELDER)
     if k is Kind.UNDERALLOWED:
+        if i.equal_to_number and not au:
+            return _law("Law 46, Case I", "His \"Equal\" to the number of cards bars him from counting a superior "
+                        "number: he cannot score his point; but it is not good to score for the elder either, and it "
+                        "saves a pique or a repique (the elder's completing his call is no further call, Law 51).",
+                        _one(R.POINT_BARRED))
         if au:
             return _law("p. 19 (2)", "The younger having allowed a correct call good or equal must abide by his "
                         "answer.", _one(R.STANDS))
