@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 
 from piquet.core.cards import Card, Mask
-from piquet.core.deal import Deal, deal_from_pack
+from piquet.core.deal import Deal, Limits, deal_from_pack
 from piquet.core.events import ELDER, YOUNGER
 from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.rules import RUBICON, SEATS, Game, Rules, Settlement
@@ -119,9 +119,10 @@ class Partie:
         index = len(self.deals)
         return scores[self.seat(index, ELDER)], scores[self.seat(index, YOUNGER)]
 
-    def deal_cards(self, elder: Mask, younger: Mask, stock: Sequence[Card]) -> Deal:
-        """Start the next deal with these cards, under the partie's rules (and its game's scores)."""
-        return self.add_deal(Deal(elder, younger, stock, self.rules, self.next_game()))
+    def deal_cards(self, elder: Mask, younger: Mask, stock: Sequence[Card], *, limits: Limits | None = None) -> Deal:
+        """Start the next deal with these cards, under the partie's rules (and its game's scores); ``limits``: a
+        deal of eleven or thirteen cards, or a stock of seven, that stands (Laws 40-43; ``referee.deal_limits``)."""
+        return self.add_deal(Deal(elder, younger, stock, self.rules, self.next_game(), limits=limits))
 
     def add_deal(self, deal: Deal) -> Deal:
         """Start the next deal: a deal made under the partie's rules (``deal_cards`` makes one)."""

@@ -6,7 +6,10 @@ choice each player made and the rules in force (see
 ``replay`` puts every step through the engine, which checks it against the
 laws, and computes every score.  ``record_of`` writes the record of a partie
 in the canonical orders, so that a record the program wrote reads back and
-replays to the same record, byte for byte.
+replays to the same record, byte for byte.  A deal's ``irregularities`` are
+the referee's rulings on it (``Ruled``: kind, facts, remedy chosen), from
+which its standing exchange (Laws 40-43), its exchanges against the laws
+(Laws 30, 31, 35) and its penalties (Laws 44, 58) are derived.
 
 >>> r = parse_record('{"deals": []}')
 >>> r.rules, r.deals
@@ -17,9 +20,10 @@ replays to the same record, byte for byte.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
@@ -35,11 +39,25 @@ from piquet.core.actions import (
     Play,
 )
 from piquet.core.cards import Card, CardError, Mask, card_name, cards_of, parse_card
-from piquet.core.deal import Deal, IllegalAction, Phase
+from piquet.core.deal import PENALTY, STANDING, TAKE_IN, Deal, IllegalAction, Irregular, Limits, Phase
 from piquet.core.events import ELDER, ROLES, YOUNGER
 from piquet.core.events import Play as Played
 from piquet.core.partie import Partie
-from piquet.core.rules import RULES, SEATS, Rules, rules_named
+from piquet.core.referee import (
+    ENTRIES,
+    FACTS,
+    IRREGULARITIES,
+    PENALTIES,
+    TABLE_ONLY,
+    Irregularity,
+    Kind,
+    Option,
+    Remedy,
+    Ruling,
+    deal_limits,
+    rule,
+)
+from piquet.core.rules import RUBICON, RULES, SEATS, Rules, rules_named
 
 FORMAT = "piquet-record/1"
 
@@ -51,6 +69,21 @@ _LOOK_LAWS = ("Law 33", "Law 36")
 _PACK_LAW = "Law 75"
 #: Twelve cards to each player, eight in the stock (Law 9).
 _DEAL_LAW = "Law 9"
+#: The steps a penalty of reckoning nothing may follow: it is entered before the calling begins.
+AFTER_STEPS = ("elder_discard", "elder_looks_at_left", "younger_discard")
+_RULED_KEYS = ("kind", "facts", "law", "remedy", "took_in", "after")
+
+
+def remedy_name(remedy: Remedy) -> str:
+    """A remedy's name in a record.
+
+    >>> remedy_name(Remedy.MORE_THAN_TWELVE), remedy_name(Remedy.WAIVE)
+    ('more-than-twelve', 'waive')
+    """
+    return remedy.name.lower().replace("_", "-")
+
+
+_REMEDIES = {remedy_name(r): r for r in Remedy}
 
 
 class RecordError(ValueError):
@@ -113,6 +146,29 @@ class Calls:
         return self.elder.empty and self.younger.empty
 
 
+@dataclass(frozen=True)
+class Ruled:
+    """An irregularity of a deal as the referee ruled it (``piquet.core.referee``): what happened at the table
+    (``irregularity``: its kind and facts) and the remedy chosen, with what it did to the deal.
+
+    A ``wrong-count`` ruled to stand gives the deal's exchange (Laws 40-43).  ``took_in``: an exchange against the
+    laws (Laws 30, 31, 35): the hand the remedy falls on discarded the cards of his ``*_discard`` and took in this
+    many.  A penalty remedy enters his reckoning nothing (Law 58) after the step ``after`` names (one of
+    ``AFTER_STEPS``), or, if ``None``, at once: after its exchange, else before the elder discards; ``waive``
+    enters none (Law 44).  ``law``: the ruling's law as written, checked when replayed.
+    """
+
+    irregularity: Irregularity
+    remedy: Remedy
+    took_in: int | None = None
+    after: str | None = None
+    law: str | None = None
+
+    def ruling(self, rules: Rules = RUBICON) -> Ruling:
+        """The referee's ruling on it (``ValueError`` if the facts do not say enough)."""
+        return rule(self.irregularity, rules)
+
+
 @dataclass
 class DealRecord:
     """One deal as recorded: the cards dealt and every choice, cards in the order written."""
@@ -128,6 +184,8 @@ class DealRecord:
     elder_looks_at_left: bool | None = None
     calls: Calls = field(default_factory=Calls)
     play: tuple[Card, ...] = ()
+    #: Project field: the irregularities of the deal and the remedies chosen (Laws 25-58), in order.
+    irregularities: tuple[Ruled, ...] = ()
 
 
 @dataclass
@@ -211,6 +269,30 @@ def _write_hand_calls(hc: HandCalls, indent: int) -> str:
     return _object(items, indent)
 
 
+def _write_ruled(r: Ruled, indent: int) -> str:
+    """One irregularity: its kind, every fact its kind asks (on one line), the law, the remedy and its effect."""
+    i = r.irregularity
+    facts: dict[str, object] = {}
+    for name in ENTRIES[i.kind].facts:
+        value = getattr(i, name)
+        if name == "offender":
+            if value is None:
+                continue
+            value = ROLES[value]
+        facts[name] = value
+    items: list[tuple[str, str]] = [("kind", json.dumps(i.kind.value))]
+    if facts:
+        items.append(("facts", json.dumps(facts)))
+    if r.law is not None:
+        items.append(("law", json.dumps(r.law)))
+    items.append(("remedy", json.dumps(remedy_name(r.remedy))))
+    if r.took_in is not None:
+        items.append(("took_in", json.dumps(r.took_in)))
+    if r.after is not None:
+        items.append(("after", json.dumps(r.after)))
+    return _object(items, indent)
+
+
 def _write_deal(d: DealRecord, indent: int) -> str:
     items: list[tuple[str, str]] = [
         ("dealer", json.dumps(d.dealer)),
@@ -218,6 +300,10 @@ def _write_deal(d: DealRecord, indent: int) -> str:
         ("younger", _cards_json(d.younger)),
         ("stock", _cards_json(d.stock)),
     ]
+    if d.irregularities:
+        pad = " " * (indent + 4)
+        body = ",\n".join(pad + _write_ruled(r, indent + 4) for r in d.irregularities)
+        items.append(("irregularities", "[\n" + body + "\n" + " " * (indent + 2) + "]"))
     if d.elder_discard is not None:
         items.append(("elder_discard", _cards_json(d.elder_discard)))
     if d.elder_looks_at_left is not None:
@@ -257,12 +343,13 @@ def _write_partie(r: PartieRecord) -> str:
 
 _TOP_KEYS = {"format", "rules", "agreements", "players", "deals", "seed", "deal_by"}
 _DEAL_KEYS = {"dealer", "elder", "younger", "stock", "elder_discard", "younger_discard",
-              "younger_looks_at_left", "elder_looks_at_left", "calls", "play"}
+              "younger_looks_at_left", "elder_looks_at_left", "calls", "play", "irregularities"}
 _STEP_NAMES = {
     "dealer": "dealer", "elder": "elder's cards", "younger": "younger's cards", "stock": "the stock",
     "elder_discard": "elder's discard", "younger_discard": "younger's discard",
     "elder_looks_at_left": "elder's look at the cards left",
     "younger_looks_at_left": "younger's look at the cards left", "calls": "calls", "play": "play",
+    "irregularities": "irregularities",
 }
 
 
@@ -318,6 +405,71 @@ def _read_hand_calls(value: object, n: int, role: str) -> HandCalls:
     return HandCalls(point, seqs, sets)
 
 
+def _read_fact(name: str, value: object, n: int, step: str) -> object:
+    """A fact as the referee asks it: who is in error, a number of cards, or yes or no."""
+    if name == "offender":
+        if value not in ROLES:
+            raise RecordError(f"'offender' is \"elder\" or \"younger\", found {json.dumps(value)}", n, step)
+        return ROLES.index(value)
+    if FACTS[name].number:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 32:
+            raise RecordError(f"{name!r} is a number of cards, found {json.dumps(value)}", n, step)
+        return value
+    if not isinstance(value, bool):
+        raise RecordError(f"{name!r} is true or false, found {_kind(value)}", n, step)
+    return value
+
+
+def _read_ruled(value: object, n: int, k: int) -> Ruled:
+    """One irregularity and the remedy chosen, each field checked (what the laws make of it is checked when the
+    deal is replayed, the rules known)."""
+    step = f"irregularity {k}"
+    if not isinstance(value, dict):
+        raise RecordError(f"an irregularity is an object such as {{\"kind\": \"took-more\", ...}}, found "
+                          f"{_kind(value)}", n, step)
+    for key in value:
+        if key not in _RULED_KEYS:
+            raise RecordError(f"unknown field {key!r} (expected {', '.join(_RULED_KEYS)})", n, step)
+    raw = value.get("kind")
+    if not isinstance(raw, str) or raw not in {k.value for k in Kind}:
+        found = "no 'kind'" if raw is None else f"the kind {json.dumps(raw)} is not one the referee knows"
+        raise RecordError(f"{found}: say what happened by the referee's name for it, such as \"took-more\" or "
+                          "\"wrong-count\" (piquet.core.referee)", n, step)
+    kind = Kind(raw)
+    step = f"irregularity {k} ({kind.value})"
+    asks = ENTRIES[kind].facts
+    raw_facts = value.get("facts")
+    if raw_facts is None:
+        raw_facts = {}
+    if not isinstance(raw_facts, dict):
+        raise RecordError(f"'facts' is an object such as {{\"offender\": \"younger\"}}, found {_kind(raw_facts)}",
+                          n, step)
+    facts: dict[str, Any] = {}
+    for name, fact in raw_facts.items():
+        if name not in asks:
+            raise RecordError(f"{name!r} is not a fact of {kind.value} (it asks "
+                              f"{', '.join(asks) if asks else 'none'})", n, step)
+        facts[name] = _read_fact(name, fact, n, step)
+    law = value.get("law")
+    if law is not None and not isinstance(law, str):
+        raise RecordError(f"'law' is a string such as \"Law 35\", found {_kind(law)}", n, step)
+    remedy = value.get("remedy")
+    if remedy not in _REMEDIES:
+        found = "no 'remedy'" if remedy is None else f"the remedy {json.dumps(remedy)} is not one the referee knows"
+        raise RecordError(f"{found}: say the option chosen, such as \"more-than-twelve\" or \"waive\"", n, step)
+    took_in = value.get("took_in")
+    if took_in is not None and (isinstance(took_in, bool) or not isinstance(took_in, int) or not 0 <= took_in <= 8):
+        raise RecordError(f"'took_in' is the number of cards he took in, 0 to 8, found {json.dumps(took_in)}", n,
+                          step)
+    after = value.get("after")
+    if after is not None and after not in AFTER_STEPS:
+        raise RecordError(f"'after' is the step the penalty follows, one of {', '.join(AFTER_STEPS)}; found "
+                          f"{json.dumps(after)}", n, step)
+    if kind is Kind.WRONG_COUNT and (took_in is not None or after is not None):
+        raise RecordError("a wrong count is ruled on the deal as dealt: it has no 'took_in' or 'after'", n, step)
+    return Ruled(Irregularity(kind, **facts), _REMEDIES[remedy], took_in, after, law)
+
+
 def _read_deal(value: object, n: int) -> DealRecord:
     if not isinstance(value, dict):
         raise RecordError(f"a deal is an object, found {_kind(value)}", n, "the deal")
@@ -346,11 +498,18 @@ def _read_deal(value: object, n: int) -> DealRecord:
         calls = Calls(*(HandCalls() if raw_calls.get(role) is None else
                         _read_hand_calls(raw_calls[role], n, role) for role in ROLES))
     play = () if value.get("play") is None else _read_cards(value["play"], n, "play")
+    irregularities: tuple[Ruled, ...] = ()
+    raw_irregular = value.get("irregularities")
+    if raw_irregular is not None:
+        if not isinstance(raw_irregular, list):
+            raise RecordError(f"'irregularities' is a list of rulings, found {_kind(raw_irregular)}", n,
+                              "irregularities")
+        irregularities = tuple(_read_ruled(x, n, k) for k, x in enumerate(raw_irregular, 1))
     return DealRecord(
         dealer=dealer, elder=cards["elder"], younger=cards["younger"], stock=cards["stock"],
         elder_discard=discards["elder_discard"], younger_discard=discards["younger_discard"],
         younger_looks_at_left=looks["younger_looks_at_left"],
-        elder_looks_at_left=looks["elder_looks_at_left"], calls=calls, play=play,
+        elder_looks_at_left=looks["elder_looks_at_left"], calls=calls, play=play, irregularities=irregularities,
     )
 
 
@@ -447,8 +606,9 @@ def _mask(cards: Sequence[Card], deal: int, step: str, law: str | None) -> Mask:
     return m
 
 
-def _check_cards(n: int, d: DealRecord) -> tuple[Mask, Mask]:
-    """The 32 cards, each once (Law 75); twelve to each player and eight in the stock (Law 9)."""
+def _check_cards(n: int, d: DealRecord, standing: bool = False) -> tuple[Mask, Mask]:
+    """The 32 cards, each once (Law 75); twelve to each player and eight in the stock (Law 9), or, ``standing``,
+    a deal of eleven or thirteen, or a stock of seven, that stands (Laws 40-43)."""
     seen: dict[Card, str] = {}
     for where, cards in (("the elder hand", d.elder), ("the younger hand", d.younger), ("the stock", d.stock)):
         for c in cards:
@@ -457,23 +617,102 @@ def _check_cards(n: int, d: DealRecord) -> tuple[Mask, Mask]:
                 raise RecordError(f"{card_name(c)} is named twice (in {seen[c]}{also})", n,
                                   "the cards dealt", _PACK_LAW)
             seen[c] = where
-    for where, cards, want in (("elder hand", d.elder, 12), ("younger hand", d.younger, 12),
-                               ("stock", d.stock, 8)):
-        if len(cards) != want:
-            raise RecordError(f"the {where} has {len(cards)} cards; the dealer gives twelve to each "
-                              "player and leaves eight in the stock", n, "the cards dealt", _DEAL_LAW)
+    sizes = (len(d.elder), len(d.younger), len(d.stock))
+    if not (standing and sizes in STANDING):
+        for where, cards, want in (("elder hand", d.elder, 12), ("younger hand", d.younger, 12),
+                                   ("stock", d.stock, 8)):
+            if len(cards) != want:
+                stands = ("; a deal of eleven or thirteen, or a stock of seven, that stands is written with its "
+                          "ruling (\"irregularities\": wrong-count, Laws 40-43)" if sizes in STANDING else "")
+                raise RecordError(f"the {where} has {len(cards)} cards; the dealer gives twelve to each "
+                                  f"player and leaves eight in the stock{stands}", n, "the cards dealt", _DEAL_LAW)
     return _mask(d.elder, n, "the cards dealt", _PACK_LAW), _mask(d.younger, n, "the cards dealt", _PACK_LAW)
 
 
-class _DealReplay:
-    """Feeds one deal's recorded steps to the engine in the order its phases ask for them."""
+@dataclass(frozen=True)
+class _Checked:
+    """A recorded irregularity with the referee's ruling on it and the option chosen; ``step``: its name in an
+    error; ``after``: the step its penalty follows ("" before the first; None: it enters no penalty)."""
 
-    def __init__(self, n: int, record: DealRecord, deal: Deal) -> None:
+    ruled: Ruled
+    ruling: Ruling
+    option: Option
+    step: str
+    after: str | None
+
+
+def _check_rulings(n: int, d: DealRecord, rules: Rules) -> tuple[Limits | None, list[_Checked]]:
+    """The deal's irregularities ruled by the laws (``referee.rule``): each remedy one of its ruling's options,
+    the law as written, a wrong count that stands matching the cards dealt; the limits of the exchange it sets
+    (Laws 40-43).  Remedies that would undo the deal (a fresh deal, the deal void) have no place in it."""
+    limits: Limits | None = None
+    out: list[_Checked] = []
+    exchanges: set[int] = set()
+    for k, r in enumerate(d.irregularities, 1):
+        i = r.irregularity
+        step = f"irregularity {k} ({i.kind.value})"
+        try:
+            ruling = r.ruling(rules)
+        except ValueError as e:
+            raise RecordError(str(e).removeprefix(f"{i.kind.value}: "), n, step) from None
+        law = ruling.law
+        if r.law is not None and r.law != law:
+            raise RecordError(f"the law is {law}, not {r.law}", n, step, law)
+        try:
+            option = ruling.option(r.remedy)
+        except KeyError:
+            options = ", ".join(remedy_name(x) for x in ruling.remedies)
+            raise RecordError(f"{remedy_name(r.remedy)} is not an option of the ruling (the options: {options})", n,
+                              step, law) from None
+        name = remedy_name(r.remedy)
+        if i.kind is Kind.WRONG_COUNT:
+            if not option.limits:
+                raise RecordError(f"{name}: {option.says}; a record holds the deal that stood and was played", n,
+                                  step, law)
+            if limits is not None:
+                raise RecordError("the deal's count of cards is ruled on twice", n, step)
+            dealt = (len(d.elder), len(d.younger), len(d.stock))
+            if (i.elder_cards, i.younger_cards, i.stock_cards) != dealt:
+                raise RecordError(f"the facts give the elder {i.elder_cards} cards, the younger {i.younger_cards} and "
+                                  f"the stock {i.stock_cards}; the cards dealt are {dealt[0]}, {dealt[1]} and "
+                                  f"{dealt[2]}", n, step, law)
+            limits = deal_limits(option.limits)
+        elif r.remedy not in PENALTIES and r.remedy is not Remedy.WAIVE and r.remedy not in TABLE_ONLY:
+            raise RecordError(f"{name} ({r.remedy.value}) has no place in a record, which holds the deal as it "
+                              "was played", n, step, law)
+        role = option.role
+        if r.took_in is not None:
+            if role is None:
+                raise RecordError(f"{name} falls on neither hand: it has no exchange ('took_in')", n, step, law)
+            if role in exchanges:
+                raise RecordError(f"the {ROLES[role]} hand exchanges once: another irregularity gives his "
+                                  "exchange", n, step, law)
+            exchanges.add(role)
+        after: str | None = None
+        if r.remedy in PENALTIES:
+            after = r.after or ("" if r.took_in is None else f"{ROLES[role or 0]}_discard")
+            if r.took_in is not None and AFTER_STEPS.index(after) < AFTER_STEPS.index(f"{ROLES[role or 0]}_discard"):
+                raise RecordError(f"the penalty follows the exchange it punishes: 'after' is {ROLES[role or 0]}"
+                                  "_discard or later", n, step, law)
+        elif r.after is not None:
+            raise RecordError(f"'after' places a penalty of reckoning nothing, and {name} enters none", n, step, law)
+        out.append(_Checked(r, ruling, option, step, after))
+    return limits, out
+
+
+class _DealReplay:
+    """Feeds one deal's recorded steps to the engine in the order its phases ask for them, and its irregular
+    steps where they happened: an exchange against the laws at that hand's discard, a penalty after its step."""
+
+    def __init__(self, n: int, record: DealRecord, deal: Deal, rulings: Sequence[_Checked] = ()) -> None:
         self.n = n
         self.r = record
         self.deal = deal
         self.used: set[str] = set()
         self.played = 0
+        self.exchanges = {c.option.role: c for c in rulings if c.ruled.took_in is not None}
+        self.penalties = [c for c in rulings if c.after is not None]
+        self.entered: set[int] = set()  # the penalties entered, by index
 
     def _given(self) -> list[str]:
         """The recorded steps that decide something (discards, calls, play), by key."""
@@ -531,14 +770,64 @@ class _DealReplay:
         return DeclareSequences(masks) if category == 1 else DeclareSets(masks)
 
     def run(self) -> None:
-        """Apply every recorded step; stop quietly where the record stops."""
+        """Apply every recorded step; stop quietly where the record stops (but not before an irregularity)."""
+        self._steps()
+        for c in self.exchanges.values():
+            if f"{ROLES[c.option.role or 0]}_discard" not in self.used:
+                raise RecordError(f"the record stops before the {ROLES[c.option.role or 0]}'s exchange it rules on",
+                                  self.n, c.step, c.ruling.law)
+        for k, c in enumerate(self.penalties):
+            if k not in self.entered:
+                raise RecordError(f"the penalty is entered after {c.after}, but the deal has no such step (the "
+                                  "record stops before it, or the elder left no cards to look at)", self.n, c.step,
+                                  c.ruling.law)
+
+    def _enter(self, after: str) -> None:
+        """The penalties entered after this step ("" before the first), in the order written (Law 58)."""
+        for k, c in enumerate(self.penalties):
+            if c.after == after and k not in self.entered:
+                self.entered.add(k)
+                try:
+                    self.deal.reckons_nothing(c.option.role or 0, c.ruling.law)
+                except IllegalAction as e:
+                    raise _from_illegal(e, self.n, c.step) from None
+
+    def _take_in(self, role: int) -> str:
+        """The hand's exchange against the laws: his discard, and the number he took in (Laws 30, 31, 35)."""
+        c = self.exchanges[role]
+        key = f"{ROLES[role]}_discard"
+        cards = self.r.elder_discard if role == ELDER else self.r.younger_discard
+        law = c.ruling.law
+        if cards is None:
+            raise RecordError(f"an exchange against the laws is the cards he discarded and the number he took in: "
+                              f"write his discard in {key}", self.n, c.step, law)
+        took = c.ruled.took_in or 0
+        kind = c.ruled.irregularity.kind
+        if (kind is Kind.TOOK_MORE and took <= len(cards)) or (kind is Kind.DISCARDED_MORE and took >= len(cards)):
+            raise RecordError(f"{kind.value}, but he takes in {took} for the {len(cards)} he discards", self.n, c.step,
+                              law)
+        try:
+            self.deal.take_in(role, _mask(cards, self.n, _STEP_NAMES[key], _DISCARD_LAWS[role]), took, law)
+        except IllegalAction as e:
+            raise _from_illegal(e, self.n, c.step) from None
+        return key
+
+    def _steps(self) -> None:
         d = self.deal
+        self._enter("")
         while not d.is_over:
             if d.phase == Phase.PLAY:
                 if self.played >= len(self.r.play):
                     return
                 self._apply(PLAYS[self.r.play[self.played]], f"play, trick {d.trick}")
                 self.played += 1
+                continue
+            exchanging = ELDER if d.phase == Phase.ELDER_DISCARD else YOUNGER if d.phase == Phase.YOUNGER_DISCARD \
+                else None
+            if exchanging is not None and exchanging in self.exchanges:
+                key = self._take_in(exchanging)
+                self.used.add(key)
+                self._enter(key)
                 continue
             key, step, action, law = self._next()
             if action is None:
@@ -547,6 +836,7 @@ class _DealReplay:
                 action = self._default(key, step, law)
             self.used.add(key)
             self._apply(action, step)
+            self._enter(key)
         if d.game_won is not None:
             self._check_stopped()
         extra = len(self.r.play) - self.played
@@ -639,12 +929,13 @@ def replay(record: PartieRecord) -> Partie:
         if dr.dealer != expected:
             raise RecordError(f"{dr.dealer} deals, but the players deal alternately: it is {expected}'s deal",
                               n, "dealer", "Law 16")
-        elder, younger = _check_cards(n, dr)
+        limits, rulings = _check_rulings(n, dr, rules)
+        elder, younger = _check_cards(n, dr, standing=limits is not None)
         try:
-            deal = partie.deal_cards(elder, younger, dr.stock)
+            deal = partie.deal_cards(elder, younger, dr.stock, limits=limits)
         except CardError as e:
             raise _from_illegal(e, n, "the cards dealt") from None
-        _DealReplay(n, dr, deal).run()
+        _DealReplay(n, dr, deal, rulings).run()
     return partie
 
 
@@ -656,21 +947,43 @@ def _names(mask: Mask) -> tuple[Card, ...]:
 
 
 def deal_record(deal: Deal, dealer: str) -> DealRecord:
-    """The record of one deal so far, in canonical orders, from its cards and ``history``."""
-    fresh = Deal(deal.dealt[ELDER], deal.dealt[YOUNGER], deal.stock, deal.rules, deal.game)
+    """The record of one deal so far, in canonical orders, from its cards, ``history`` and ``irregular`` steps."""
+    fresh = Deal(deal.dealt[ELDER], deal.dealt[YOUNGER], deal.stock, deal.rules, deal.game, limits=deal.limits)
     rec = DealRecord(dealer=dealer, elder=_names(deal.dealt[ELDER]), younger=_names(deal.dealt[YOUNGER]),
                      stock=tuple(deal.stock))
     calls: list[dict[str, Any]] = [{}, {}]
     play: list[Card] = []
-    for action in deal.history:
+    irregular = list(deal.irregular)
+    placed: list[tuple[Irregular, str]] = []  # each irregular step, and the key of the step before it
+    last = ""
+    for at in range(len(deal.history) + 1):
+        while irregular and irregular[0][0] == at:
+            step = irregular.pop(0)
+            _, what, hand, cards, take, law = step
+            placed.append((step, last))
+            if what == TAKE_IN:
+                fresh.take_in(hand, cards, take, law)
+                last = f"{ROLES[hand]}_discard"
+                if hand == ELDER:
+                    rec.elder_discard = _names(cards)
+                else:
+                    rec.younger_discard = _names(cards)
+            else:
+                fresh.reckons_nothing(hand, law)
+        if at == len(deal.history):
+            break
+        action = deal.history[at]
         role = fresh.to_move
         assert role is not None
+        who = ROLES[role]
         if isinstance(action, Discard):
+            last = f"{who}_discard"
             if role == ELDER:
                 rec.elder_discard = _names(action.cards)
             else:
                 rec.younger_discard = _names(action.cards)
         elif isinstance(action, LookAtLeft):
+            last = f"{who}_looks_at_left"
             if role == ELDER:
                 rec.elder_looks_at_left = action.look
             else:
@@ -687,7 +1000,98 @@ def deal_record(deal: Deal, dealer: str) -> DealRecord:
         fresh.apply(action)
     rec.calls = Calls(HandCalls(**calls[ELDER]), HandCalls(**calls[YOUNGER]))
     rec.play = tuple(play)
+    rec.irregularities = _rulings_of(deal, placed)
     return rec
+
+
+def _rulings_of(deal: Deal, placed: Sequence[tuple[Irregular, str]]) -> tuple[Ruled, ...]:
+    """The deal's irregularities as the referee rules them, from what the engine keeps: the limits of a deal
+    that stands (Laws 40-43), and each irregular step with the step before it.  The kind and facts written are
+    the first of the referee's catalogue whose ruling cites the step's law (``_catalogue_ruling``).  An exchange
+    against the laws and a later penalty of the same hand under the same ruling are one irregularity, its remedy
+    the penalty; an exchange without one has the remedy ``waive`` (Law 44), or plays with fewer cards (Law 30)."""
+    out: list[Ruled] = []
+    if deal.limits is not None:
+        out.append(_standing_ruled(deal))
+    paired: set[int] = set()
+    for k, ((_, what, role, cards, take, law), before) in enumerate(placed):
+        if k in paired:
+            continue
+        if what == PENALTY:
+            irr, option, ruling = _catalogue_ruling(deal.rules, law, role, "penalty")
+            out.append(Ruled(irr, option.remedy, after=before or None, law=ruling.law))
+            continue
+        n = cards.bit_count()
+        count = "more" if take > n else "fewer" if take < n else "as many"
+        # Ruled first as if no penalty followed, then with one under that ruling's law: the choice of ruling then
+        # depends only on laws a ruling cites, and a record written back is written the same.
+        alone = _catalogue_ruling(deal.rules, law, role, "fewer" if take < n else "waive", count)
+        with_penalty = _catalogue_ruling(deal.rules, alone[2].law, role, "penalty", count)
+        penalty = next((j for j in range(k + 1, len(placed)) if placed[j][0][1] == PENALTY and placed[j][0][2] == role
+                        and _catalogue_ruling(deal.rules, placed[j][0][5], role, "penalty")[2].law
+                        == with_penalty[2].law), None)
+        irr, option, ruling = alone if penalty is None else with_penalty
+        after = None
+        if penalty is not None:
+            paired.add(penalty)
+            after = None if placed[penalty][1] == f"{ROLES[role]}_discard" else placed[penalty][1]
+        out.append(Ruled(irr, option.remedy, took_in=take, after=after, law=ruling.law))
+    return tuple(out)
+
+
+def _standing_ruled(deal: Deal) -> Ruled:
+    """The ruling that stands a deal of eleven or thirteen cards, or a stock of seven, with the deal's limits."""
+    e, y, s = deal.dealt[ELDER].bit_count(), deal.dealt[YOUNGER].bit_count(), len(deal.stock)
+    for took, announced in ((False, False), (True, False), (True, True)):
+        irr = Irregularity(Kind.WRONG_COUNT, hand_taken_up=True, elder_cards=e, younger_cards=y, stock_cards=s,
+                           elder_took_stock=took, announced=announced)
+        ruling = rule(irr, deal.rules)
+        for o in ruling.options:
+            if o.limits and deal_limits(o.limits) == deal.limits:
+                return Ruled(irr, o.remedy, law=ruling.law)
+    raise ValueError(f"the deal's exchange {deal.limits} is not one a ruling on a deal of {e}, {y} and {s} gives "
+                     "(Laws 40-43): it cannot be recorded")
+
+
+def _fact_choices(names: Sequence[str], role: int) -> Iterator[dict[str, Any]]:
+    """The facts of a kind, the offender being ``role``: every answer, the fewest yeses first."""
+    values: list[tuple[object, ...]] = []
+    for name in names:
+        values.append((role,) if name == "offender" else (13, 11) if FACTS[name].number else (False, True))
+    choices = sorted(itertools.product(*values), key=lambda c: sum(v is True for v in c))
+    for choice in choices:
+        yield dict(zip(names, choice, strict=True))
+
+
+def _catalogue_ruling(rules: Rules, law: str, role: int, want: str,
+                      count: str = "") -> tuple[Irregularity, Option, Ruling]:
+    """The first irregularity of the catalogue whose ruling cites ``law`` with an option for ``role`` of the
+    remedy wanted: a penalty, playing with fewer than twelve cards, or a penalty waived (Law 44); failing that
+    law, the first with such an option.  ``count``: whether the exchange took in more or fewer than discarded."""
+    def fits(o: Option) -> bool:
+        if o.role != role:
+            return False
+        if want == "penalty":
+            return o.remedy in PENALTIES
+        return o.remedy is (Remedy.FEWER_THAN_TWELVE if want == "fewer" else Remedy.WAIVE)
+
+    for by_law in (True, False):
+        for entry in IRREGULARITIES:
+            if entry.kind is Kind.WRONG_COUNT or (entry.kind is Kind.TOOK_MORE and count not in ("", "more")) \
+                    or (entry.kind is Kind.DISCARDED_MORE and count != "fewer"):
+                continue
+            for facts in _fact_choices(entry.facts, role):
+                irr = Irregularity(entry.kind, **facts)
+                try:
+                    ruling = rule(irr, rules)
+                except ValueError:
+                    continue
+                if by_law and ruling.law != law:
+                    continue
+                option = next((o for o in ruling.options if fits(o)), None)
+                if option is not None:
+                    return irr, option, ruling
+    raise ValueError(f"no ruling of the laws gives the {ROLES[role]} hand's irregular step ({law or 'no law'})")
 
 
 def record_of(partie: Partie, players: dict[str, str] | None = None, seed: int | None = None) -> PartieRecord:
@@ -703,6 +1107,6 @@ def record_of(partie: Partie, players: dict[str, str] | None = None, seed: int |
 
 
 __all__ = [
-    "FORMAT", "Calls", "DealRecord", "HandCalls", "PartieRecord", "RecordError", "deal_record",
-    "load_record", "parse_record", "record_of", "replay",
+    "AFTER_STEPS", "FORMAT", "Calls", "DealRecord", "HandCalls", "PartieRecord", "RecordError", "Ruled",
+    "deal_record", "load_record", "parse_record", "record_of", "remedy_name", "replay",
 ]

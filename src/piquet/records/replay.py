@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,13 +25,19 @@ from piquet.core.cards import SUIT_MASKS, Mask, cards_of, format_cards
 from piquet.core.deal import Deal, Phase
 from piquet.core.events import (
     ELDER,
+    ODD_EXCHANGE,
+    PENALTY,
+    ROLES,
     SCORE_KINDS,
+    UNANSWERED,
     YOUNGER,
     Exchange,
+    OddExchange,
 )
 from piquet.core.partie import Partie
-from piquet.core.rules import Game
-from piquet.records.record import PartieRecord, RecordError, load_record, replay
+from piquet.core.referee import ENTRIES, PENALTIES, Kind, Option, Ruling
+from piquet.core.rules import Game, Rules
+from piquet.records.record import DealRecord, PartieRecord, RecordError, Ruled, load_record, replay
 from piquet.talk.words import Cards, Narrator, game_won_words, number_words, settlement_words, verb
 
 #: Score-card rows, in the order of the score kinds (Law 67).
@@ -88,6 +95,46 @@ def tally_words(games: Sequence[Game], names: dict[str, str]) -> str:
     return f"Games won: {', '.join(parts)}."
 
 
+_ROLE_WORDS = re.compile(r"\b([Tt]he) (elder|younger)\b")
+
+
+def ruling_words(ruled: Ruled, ruling: Ruling, option: Option, names: tuple[str, str]) -> str:
+    """An irregularity told with its law and the ruling's words, the roles by the players' names:
+    ``Bob took in more than he discarded (Law 35): he plays with more than twelve cards and reckons nothing this
+    deal (Ann's choice).``"""
+    i = ruled.irregularity
+
+    def named(text: str) -> str:
+        return _ROLE_WORDS.sub(lambda m: names[ROLES.index(m.group(2))], text)
+
+    offender = option.role if option.role is not None else i.offender
+    if i.kind is Kind.WRONG_COUNT:
+        what = (f"{names[ELDER]} is dealt {number_words(i.elder_cards)} cards, {names[YOUNGER]} "
+                f"{number_words(i.younger_cards)}, and {number_words(i.stock_cards)} are left in the stock")
+    else:
+        what = ENTRIES[i.kind].label
+        if offender is not None and what.startswith("He "):
+            what = f"{names[offender]} {what[3:]}"
+        what = named(what)
+    says = option.says
+    if offender is not None and what.startswith(f"{names[offender]} "):
+        says = re.sub(rf"^the {ROLES[offender]}\b", "he", says)
+    says = named(says)
+    if says.endswith("reckons nothing"):
+        says += " this deal"
+    choice = f" ({names[ruling.chooser]}'s choice)" if ruling.chooser is not None and len(ruling.options) > 1 else ""
+    return f"{what} ({ruling.law}): {says}{choice}."
+
+
+def deal_rulings(record: DealRecord, rules: Rules) -> list[tuple[Ruled, Ruling, Option]]:
+    """A replayed deal's irregularities with the referee's ruling on each and the option chosen."""
+    out = []
+    for r in record.irregularities:
+        ruling = r.ruling(rules)
+        out.append((r, ruling, ruling.option(r.remedy)))
+    return out
+
+
 def breakdown(deal: Deal, role: int, seat: str) -> dict[str, Any]:
     """One player's scores in a deal, as scored in that deal (record format, "Replaying")."""
     out: dict[str, Any] = {"seat": seat}
@@ -127,6 +174,7 @@ def scores_json(partie: Partie) -> dict[str, Any]:
 class _Writer:
     def __init__(self, partie: Partie, record: PartieRecord, out: TextIO) -> None:
         self.partie = partie
+        self.record = record
         self.out = out
         players = record.players or {}
         self.names = {seat: players.get(seat) or seat for seat in ("A", "B")}
@@ -171,13 +219,25 @@ class _Writer:
                 self.say(f"  The game stands at {self.names['A']} {before['A']}, {self.names['B']} {before['B']}.")
         for role in (ELDER, YOUNGER):
             self.say(f"  {names[role]} is dealt {_by_suits(d.dealt[role])}.")
+        # Each irregularity is told where it took effect: an exchange after it is told, a penalty before it is
+        # entered; one the engine shows no sign of (a count that stands, a penalty waived) after the deal.
+        told: dict[tuple[str, int], str] = {}
+        for ruled, ruling, option in deal_rulings(self.record.deals[i], p.rules):
+            words = ruling_words(ruled, ruling, option, names)
+            role = option.role if option.role is not None else -1
+            if ruled.took_in is not None:
+                told[ODD_EXCHANGE, role] = words
+            elif ruled.remedy in PENALTIES:
+                told[PENALTY, role] = words
+            else:
+                self.say(f"  {words}")
         held = []
         for role in (ELDER, YOUNGER):
             taken = 0
             for c in d.taken(role):
                 taken |= 1 << c
             held.append(d.dealt[role] | taken)
-        self.talk(d, names, (held[0], held[1]))
+        self.talk(d, names, (held[0], held[1]), told)
         if d.game_won is not None and d.trick <= 12:
             self.say(f"  Deal {i + 1} stops there: the game is won, and the rest is not played (p. 20).")
         elif d.is_over:
@@ -201,8 +261,11 @@ class _Writer:
         self.say(f"  {game_won_words(game.won, d, self.names)}.")
         self.say(f"  {tally_words(self.partie.games()[:game.number], self.names)}")
 
-    def talk(self, d: Deal, names: tuple[str, str], held: tuple[Mask, Mask]) -> None:
-        """The table talk of the deal, with the play a line a trick and the running score."""
+    def talk(self, d: Deal, names: tuple[str, str], held: tuple[Mask, Mask],
+             told: dict[tuple[str, int], str] | None = None) -> None:
+        """The table talk of the deal, with the play a line a trick and the running score; ``told``: the words
+        of the rulings on an irregular exchange or a penalty, by the kind of event and role they go with."""
+        told = told or {}
         narrator = Narrator(names, held)
         trick: list[str] = []
         number = 0
@@ -224,6 +287,11 @@ class _Writer:
             return format_cards(cards_of(cards.mask))
 
         for line in narrator.lines(d.events):
+            if line.kind == UNANSWERED:  # the cards that cannot be played to: the twelfth trick (Law 57)
+                flush()
+                number, interrupted = line.trick or 12, False
+                trick.append(line.text.rstrip("."))
+                continue
             if line.trick is not None:
                 if line.kind == "play" and line.trick != number:
                     flush()
@@ -235,6 +303,15 @@ class _Writer:
             if line.kind == "exchange":
                 e = next(e for e in d.events if isinstance(e, Exchange) and e.role == line.role)
                 self.say(f"  {_exchange(d, e, names)}")
+            elif line.kind == ODD_EXCHANGE:
+                odd = next(e for e in d.events if isinstance(e, OddExchange) and e.role == line.role)
+                self.say(f"  {_odd_exchange(d, odd, names)}")
+                if (ODD_EXCHANGE, line.role) in told:
+                    self.say(f"  {told[ODD_EXCHANGE, line.role]}")
+            elif line.kind == PENALTY:
+                if (PENALTY, line.role) in told:
+                    self.say(f"  {told[PENALTY, line.role]}")
+                self.say(f"  {line.text}")
             elif line.speaker is not None:
                 self.say(f"    {names[line.speaker]}: \"{line.text}\"")
             else:
@@ -311,6 +388,18 @@ def _exchange(d: Deal, e: Exchange, names: tuple[str, str]) -> str:
             f"and {'take' if names[role] == 'You' else 'takes'} in {taken}{left}.")
 
 
+def _odd_exchange(d: Deal, e: OddExchange, names: tuple[str, str]) -> str:
+    """An exchange of one number for another (Laws 30, 31, 35, 40-43): the cards, and what the hand then holds."""
+    role = e.role
+    name = names[role]
+    discarded = format_cards(cards_of(d.discards[role])) or "none"
+    taken = format_cards(d.taken(role)) or "none"
+    left = f"; {e.left} left in the stock" if e.left else ""
+    holds = d.dealt[role].bit_count() - e.discarded + e.taken
+    return (f"{verb(name, 'discards')} {discarded} and {'take' if name == 'You' else 'takes'} in {taken}{left}: "
+            f"{'your' if name == 'You' else 'his'} hand holds {number_words(holds)}.")
+
+
 # ---------------------------------------------------------------- the command
 
 
@@ -333,5 +422,5 @@ def run_replay(ns: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["DealGame", "breakdown", "deal_games", "run_replay", "scores_json",
+__all__ = ["DealGame", "breakdown", "deal_games", "deal_rulings", "ruling_words", "run_replay", "scores_json",
            "tally_words"]
