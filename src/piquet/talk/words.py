@@ -474,8 +474,8 @@ def _example_events() -> list[Event]:
     return [CallPoint(ELDER, 5), AskValue(YOUNGER, 5), CallValue(ELDER, 49), Reply(YOUNGER, POINT, 0)]
 
 
-__all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "YOU", "action_words", "card_name",
-           "choice_prompt", "cut_words", "deal_by_label", "deal_label", "deal_stopped_words", "deal_words",
+__all__ = ["Cards", "Line", "Narrator", "SCORE_LABELS", "Segment", "YOU", "action_words", "at_word_words",
+           "card_name", "choice_prompt", "cut_words", "deal_by_label", "deal_label", "deal_stopped_words", "deal_words",
            "dealer_words", "declaration_button", "declaration_words", "discard_labels", "discard_words",
            "game_news_words", "game_won_words", "item_words", "lines_json", "look_label", "narrate", "number_words",
            "partie_headline", "play_label", "reckoning_words", "tricks_words", "MARKED_HEADINGS",
@@ -726,6 +726,37 @@ def declaration_button(action: DeclarePoint | DeclareSequences | DeclareSets, ph
     name = phase.name
     how = "Call" if name.startswith("ELDER") else "Reckon" if "RECKON" in name else "Declare"
     return f"{how}: {declaration_words(action)}"
+
+
+#: At a club table, what a call at the player's word names in each category, and how several are parted.
+_AT_WORD = (("the cards of your point, all of one suit", ""),
+            ("the cards of your sequences", "; part the sequences by commas"),
+            ("the cards of your quatorzes and trios", "; part them by commas"))
+
+
+def at_word_words(phase: Phase) -> dict[str, str]:
+    """At a club table, where calls are taken at the player's word (the agreement ``club``; Laws 52-54), the words
+    of a call of cards he names in ``phase`` (a declaration), held or not: ``label`` (what to name), ``hint`` (how
+    to name them: it names no card), ``button`` (``Call at your word``; ``Declare ...``, ``Reckon ...`` as
+    ``declaration_button``) and ``note`` (the risk, Law 54).
+
+    >>> w = at_word_words(Phase.ELDER_POINT)
+    >>> w["label"], w["button"]
+    ('Or call at your word: name the cards of your point, all of one suit', 'Call at your word')
+    >>> at_word_words(Phase.YOUNGER_RECKON_SETS)["hint"]
+    'Each card by its rank (A K Q J 10 9 8 7) and its suit (S H C D), with a space between cards; part them by commas.'
+    """
+    category = ("point", "sequence", "quatorze or trio").index(_NOTHING_TO_DECLARE[phase])
+    what, several = _AT_WORD[category]
+    name = phase.name
+    how = "Call" if name.startswith("ELDER") else "Reckon" if "RECKON" in name else "Declare"
+    return {"label": f"Or call at your word: name {what}",
+            "hint": f"Each card by its rank (A K Q J 10 9 8 7) and its suit (S H C D), with a space between cards"
+                    f"{several}.",
+            "button": f"{how} at your word",
+            "note": "A club table takes a call at your word: a call of cards you do not hold, allowed good, is a "
+                    "miscall when it comes to light before the younger plays to the first trick, and you then "
+                    "reckon nothing that deal (Law 54)."}
 
 
 # ---------------------------------------------------------------- what may be done, in words

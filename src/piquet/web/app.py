@@ -506,13 +506,25 @@ async def static_file(request: Request) -> Response:
 
 
 def _rules_of(name: object, agreements: object) -> Rules:
-    """The rules a new table is played under: ``"rules"`` is a name or a spec (``"au-cent+small-cards"``),
-    ``"agreements"`` an optional list of Piquet au cent's options (p. 19); ``ValueError`` names what is known."""
+    """The rules a new table is played under: ``"rules"`` is a name or a spec (``"au-cent+small-cards"``,
+    ``"rubicon+club"``), ``"agreements"`` an optional list of agreements: Piquet au cent's options (p. 19), and
+    ``club`` with any rules (calls taken at the player's word); ``ValueError`` names what is known."""
     if not isinstance(name, str):
-        raise ValueError("\"rules\" is a string: rubicon, four-deal or au-cent (with +small-cards, +fours)")
+        raise ValueError("\"rules\" is a string: rubicon, four-deal or au-cent (with +small-cards, +fours), "
+                         "any of them with +club")
     if not isinstance(agreements, list) or not all(isinstance(a, str) for a in agreements):
-        raise ValueError("\"agreements\" is a list of names: small-cards, fours (Piquet au cent, p. 19)")
+        raise ValueError("\"agreements\" is a list of names: small-cards, fours (Piquet au cent, p. 19); club "
+                         "(a club table)")
     return rules_named(name, agreements)
+
+
+#: Why a table with the computer is not a club table: its players' samplers take the cards called as held.
+CLUB_WITH_COMPUTER = ("a club table, where calls are taken at the player's word (Laws 52-54), is for two persons: "
+                      "the computer takes the cards called as held, so it does not sit at one. Open a table for a "
+                      "person, or play the computer at the strict table (without \"club\")")
+CLUB_AT_CHOUETTE = ("a chouette at a club table, where calls are taken at the player's word (Laws 52-54), is for "
+                    "three persons: the computer takes the cards called as held, so it does not sit at one. Make "
+                    "every seat a person's, or open the chouette without \"club\"")
 
 
 def _rules_title(spec: str) -> str:
@@ -567,6 +579,8 @@ async def create_table(request: Request) -> Response:
         if opponent not in ("computer", "person"):
             raise ValueError("\"opponent\" is \"computer\" or \"person\"")
         rules = _rules_of(body.get("rules", "rubicon"), body.get("agreements", []))
+        if rules.calls_at_word and opponent == "computer":
+            raise ValueError(CLUB_WITH_COMPUTER)
         name = _name(body.get("name"), "Player")
         seed = _seed(body.get("seed"))
         level = _level(body.get("level", DEFAULT_WEB_LEVEL)) if opponent == "computer" else None
@@ -674,6 +688,8 @@ async def create_chouette(request: Request) -> Response:
     try:
         seats = _chouette_seats(body.get("players"))
         rules = _rules_of(body.get("rules", "rubicon"), body.get("agreements", []))
+        if rules.calls_at_word and any(seat.is_computer for seat, _ in seats):
+            raise ValueError(CLUB_AT_CHOUETTE)
         table = ChouetteTable.new(table_id, [seat for seat, _ in seats], _seed(body.get("seed")), rules)
     except (ValueError, ChouetteError) as e:
         return _error(400, str(e))

@@ -255,6 +255,8 @@ class ChouetteTable:
         if advising:  # he advises: he may not act, and what he may suggest is his side's options
             suggest_options = v["options"] if self.may_suggest() else []
             v["my_turn"], v["options"] = False, []
+            if not suggest_options:  # a club table: he may suggest a call at word when he may suggest at all
+                v["at_word"] = None
         v["chouette"] = self.about(name, suggest_options)
         return v
 

@@ -110,6 +110,18 @@ Decisions taken where the spec leaves things open
   "double"}``), and its ``"partie"`` is the game's running score.  The settlement's ``"points"``
   is ``null`` and ``"tally"`` holds the games won; its words are ``settlement_words``'s (the
   partie is settled by ``rules.settlement_of``, never ``rules.settle``).
+* **A club table** (the agreement ``club``, any rules: ``"rubicon+club"``; between two persons only, the
+  computer's players taking the cards called as held): calls are taken at the player's word (Laws 52-54).
+  ``"agreements"`` holds ``"club"`` and ``"title"`` says so.  ``"options"`` still lists what the hand holds;
+  when the seat is to declare, ``"at_word"`` is ``{"kind": "point"|"sequences"|"sets", "label", "hint",
+  "button", "note"}`` (``at_word``; null otherwise, and at every other table): he may send a declaration of
+  that kind naming any cards, held or not, in the usual ACTION (``{"kind": "point", "cards": [...]}``,
+  ``"runs"``, ``"sets"``).  The engine checks its form only (one suit, sequences apart, sets of tens and
+  above: ``illegal`` with its message); a call of cards not held, allowed good, comes to light before the
+  younger plays to the first trick as a ``miscall`` event, with Law 54's ``penalty``, both told in the
+  ``lines``.  A discard or a card played still names only cards held.  At a strict table a declaration of
+  cards not held is ``illegal``: "you do not hold every card you called ... (Law 54: call only what you
+  hold)", naming no card.
 * ``"status"``: ``"waiting"`` for a table against a person until the invited seat first
   connects (play may begin all the same), ``"playing"``, ``"finished"``.
 * The invited seat is called "Guest" unless its first websocket connection carries
@@ -146,6 +158,7 @@ from piquet.core.state import DealBy
 from piquet.talk.words import (
     SCORE_LABELS,
     Narrator,
+    at_word_words,
     choice_prompt,
     cut_words,
     deal_by_label,
@@ -368,6 +381,18 @@ def options(obs: Observation) -> list[dict[str, Any]]:
     acts.sort(key=lambda a: _declaration_order(category, a), reverse=True)
     return [{**encode_action(a), "label": declaration_words(a), "button": declaration_button(a, p)}  # type: ignore[arg-type]
             for a in acts]
+
+
+_KINDS = ("point", "sequences", "sets")
+
+
+def at_word(obs: Observation, club: bool) -> dict[str, str] | None:
+    """At a club table (``club``: calls taken at the player's word, Laws 52-54), when the observing seat is to
+    declare: the call he may make of any cards he names, besides his ``options`` (what he holds), in words
+    (``talk.words.at_word_words``) with the ACTION ``"kind"`` it is sent as; else None."""
+    if not club or not obs.my_turn or obs.phase not in _CATEGORY_OF:
+        return None
+    return {"kind": _KINDS[_CATEGORY_OF[obs.phase]], **at_word_words(obs.phase)}
 
 
 def table_trick(obs: Observation, seats: tuple[str, str]) -> dict[str, Any] | None:
@@ -654,6 +679,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     v["status"] = status if status is not None else ("finished" if finished else "playing")
     v["my_turn"] = obs.my_turn
     v["options"] = options(obs)
+    v["at_word"] = at_word(obs, deal.club)
     v["roles"] = {"elder": seats[ELDER], "younger": seats[YOUNGER]}
     v["totals"] = {"deal": _by_seat((deal.totals[ELDER], deal.totals[YOUNGER]), seats),
                    "partie": dict(after[-1])}
@@ -744,7 +770,7 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
         "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
         "title": rules.title, "agreements": list(rules.agreements), "game": _game_json(rules, (), 1, zero),
         "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,
-        "levels": dict(levels or {}),
+        "levels": dict(levels or {}), "at_word": None,
         "cut": None if cut is None else {**cut_json(rules, cut), "words": [told_cut(rules, cut, seat, told)]},
     }
 
@@ -776,7 +802,7 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 
 __all__ = [
     "ChooseDeal", "ClientMessage", "DealBy", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction",
-    "choice_options", "decode_action", "table_trick", "told_cut",
+    "at_word", "choice_options", "decode_action", "table_trick", "told_cut",
     "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick",
     "message_action", "message_version", "options", "state_message", "view",
 ]

@@ -101,8 +101,14 @@ def verify_action(deal: Deal, role: int, action: Action) -> None:
     """``TableError`` ("illegal") unless ``role`` may take ``action`` in ``deal`` now; nothing is changed.
 
     Cards not in the hand are refused without naming them, and the same wherever they are: the engine's
-    own reason would tell whether the adversary holds a card (Law 59 II-III), which the laws hide."""
-    if _cards_named(action) & ~deal.hands[role]:
+    own reason would tell whether the adversary holds a card (Law 59 II-III), which the laws hide.  At a club
+    table (``deal.club``) a declaration is taken at the player's word: it may name cards not held, and the engine
+    checks its form only (Laws 52-54); a discard or a card played still names only cards held."""
+    call = isinstance(action, DeclarePoint | DeclareSequences | DeclareSets)
+    if not (call and deal.club) and _cards_named(action) & ~deal.hands[role]:
+        if call:
+            raise TableError("illegal", "you do not hold every card you called: at this table you call only the "
+                                        "cards in your hand (Law 54: call only what you hold)")
         raise TableError("illegal", "you do not hold every card you named: you discard, call and play "
                                     "only the cards in your hand (Laws 21, 54, 57)")
     try:

@@ -99,6 +99,7 @@ const S = {
   lastDealOpen: null,
   notice: null, // a plain note from the page itself (not the server)
   optionsOpen: false, // the list of every declaration is open
+  atWord: "", // at a club table, the cards typed for a call at the player's word
 };
 
 // ------------------------------------------------------------------ the connection
@@ -685,6 +686,7 @@ function checkSelection(v) {
     S.selectionKey = key;
     S.selected.clear();
     S.optionsOpen = false;
+    S.atWord = "";
   }
   const hand = new Set(v.hand || []);
   for (const c of [...S.selected]) if (!hand.has(c)) S.selected.delete(c);
@@ -908,7 +910,7 @@ function renderDeclaring(v, c, box) {
   if (opts.length === 1 && nothing) {
     // The prompt, the server's, says there is nothing to declare.
     box.append(h("div", { class: "buttons" },
-      button(actLabel("Go on"), "declare-none", () => sendAction(nothing), { primary: true })));
+      button(actLabel("Go on"), "declare-none", () => sendAction(nothing), { primary: true })), atWordForm(v));
     return;
   }
   const fullCards = optionCards(full);
@@ -946,7 +948,43 @@ function renderDeclaring(v, c, box) {
       cards.length ? chips(cards, { sorted: false }) : null), `option-${i}`, () => sendAction(o))));
   });
   all.append(ol);
-  box.append(all);
+  box.append(all, atWordForm(v));
+}
+
+/**
+ * The declaration a call at the player's word sends: the cards named in the text, several sequences or sets parted
+ * by commas (or semicolons); the server reads the names and the engine the form.
+ * @param {string} kind "point", "sequences" or "sets"
+ * @param {string} text the cards named, e.g. "KS QS JS, AH KH QH"
+ */
+function atWordAction(kind, text) {
+  const groups = text.split(/[,;]+/).map((g) => g.trim().split(/\s+/).filter(Boolean)).filter((g) => g.length);
+  if (kind === "point") return { kind, cards: groups.flat() };
+  return kind === "sequences" ? { kind, runs: groups } : { kind, sets: groups };
+}
+
+/** At a club table (the VIEW's "at_word"), a call at the player's word besides the options: he names the cards he
+ * calls, held or not (Laws 52-54). The words are the server's; null at any other table or step. */
+function atWordForm(v) {
+  const w = v.at_word;
+  if (!w || !DECLARING.includes(w.kind)) return null;
+  const send = () => {
+    if (S.atWord.trim()) sendAction(atWordAction(w.kind, S.atWord));
+  };
+  const input = /** @type {HTMLInputElement} */ (h("input", { id: "at-word-input", testid: "at-word-input",
+    autocomplete: "off", autocapitalize: "characters", spellcheck: "false", "aria-describedby": "at-word-hint" }));
+  input.value = S.atWord;
+  const call = /** @type {HTMLButtonElement} */ (h("button", { type: "submit", testid: "at-word-call",
+    disabled: S.pending || !S.atWord.trim() }, actLabel(w.button)));
+  input.addEventListener("input", () => {
+    S.atWord = input.value;
+    call.disabled = S.pending || !S.atWord.trim();
+  });
+  return h("form", { class: "at-word", testid: "at-word", onsubmit: (ev) => { ev.preventDefault(); send(); } },
+    h("label", { for: "at-word-input" }, w.label),
+    h("div", { class: "copy-row" }, input, call),
+    h("p", { class: "muted small", id: "at-word-hint" }, w.hint || ""),
+    h("p", { class: "muted small", testid: "at-word-note" }, w.note || ""));
 }
 
 /** The one card that may be played when following suit leaves no choice (played for the player). */
@@ -957,6 +995,7 @@ function forcedPlay(v) {
 }
 
 function forcedDeclaration(v) {
+  if (v.at_word) return null; // a club table: he may call at his word what he does not hold
   const c = choices(v);
   if (c.declarations.length === 1 && optionCards(c.declarations[0]).length === 0) return c.declarations[0];
   return null;

@@ -228,6 +228,12 @@ function linkAgreements(select, fieldset) {
   sync();
 }
 
+/** The agreement of a club table, where calls are taken at the player's word (Laws 52-54), if it is ticked: only a
+ * table of persons offers it (the server refuses it with the computer). */
+function clubOf(checkbox) {
+  return /** @type {HTMLInputElement} */ (checkbox).checked ? ["club"] : [];
+}
+
 // ------------------------------------------------------------------ a chouette for three (p. 106)
 
 /** The second and third seats: a name, and who plays it, a person (a link) or the computer at a level (the
@@ -298,7 +304,7 @@ function init() {
     ev.preventDefault();
     const submit = ev.submitter || $("person-form").querySelector("button[type=submit]");
     const t = await createTable({ opponent: "person", rules: rulesOf($("rules2"), $("p-agreements")),
-      name: nameOf(/** @type {HTMLInputElement} */ ($("name2"))) }, submit);
+      agreements: clubOf($("p-club")), name: nameOf(/** @type {HTMLInputElement} */ ($("name2"))) }, submit);
     if (!t) return;
     const invite = /** @type {HTMLInputElement} */ ($("invite-link"));
     invite.value = new URL(t.invite, location.href).href;
@@ -317,8 +323,8 @@ function init() {
     const submit = ev.submitter || $("chouette-form").querySelector("button[type=submit]");
     const you = { name: nameOf(/** @type {HTMLInputElement} */ ($("c-name-1"))), kind: "person" };
     const rules = /** @type {HTMLSelectElement} */ ($("c-rules")).value;
-    const t = await createTable({ players: [you, chouetteSeat(2), chouetteSeat(3)], rules },
-      submit, "/api/chouettes");
+    const t = await createTable({ players: [you, chouetteSeat(2), chouetteSeat(3)], rules,
+      agreements: clubOf($("c-club")) }, submit, "/api/chouettes");
     if (!t) return;
     showChouette(t);
     loadGames();
