@@ -66,7 +66,7 @@ def case_xxii() -> Deal:
 def test_case_xxii_the_younger_with_thirteen_reckons_nothing_and_wins_a_rubicon_of_283() -> None:
     deal = case_xxii()
     assert deal.hands[YOUNGER] == m(B_HOLDS) and deal.hands[YOUNGER].bit_count() == 13
-    assert OddExchange(YOUNGER, 2, 3, 0) in deal.events
+    assert OddExchange(YOUNGER, 2, 3, 0, 13) in deal.events
     deal.reckons_nothing(YOUNGER, "Law 35")  # "he ... can reckon nothing that deal (Law 35)"
     # "The elder hand calls five cards, making fifty.  The point is equal.  The elder then calls a quart major, a
     # tierce to a queen, and four knaves, good for twenty-one."

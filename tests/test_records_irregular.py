@@ -144,7 +144,7 @@ def test_case_xxii_round_trips_and_replays_to_29_and_nothing() -> None:
     assert record.deals[0].younger_discard == tuple(cards(B_DISCARDED))
     deal = replay(record).deals[0]
     assert deal.is_over and deal.totals == [29, 0]
-    assert OddExchange(YOUNGER, 2, 3, 0) in deal.events and Penalty(YOUNGER, "Law 35") in deal.events
+    assert OddExchange(YOUNGER, 2, 3, 0, 13) in deal.events and Penalty(YOUNGER, "Law 35") in deal.events
     assert deal.irregular == [(1, "take_in", YOUNGER, m(B_DISCARDED), 3, "Law 35"),
                               (1, "penalty", YOUNGER, 0, 0, "Law 35")]
 

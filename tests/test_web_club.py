@@ -380,9 +380,6 @@ def test_hidden_cards_at_club_tables_with_random_calls_at_word(spec: str) -> Non
 # ---------------------------------------------------------------- found on the way: the engine's
 
 
-@pytest.mark.xfail(strict=True, reason="the engine (core/deal.py, Deal._miscalls) looks at the elder's calls before "
-                                       "the younger's miscall unbars them: a false call of the elder that was not "
-                                       "good, made good by it, is scored and never comes to light")
 def test_no_score_names_a_card_its_scorer_does_not_hold() -> None:
     """The elder calls a quart major in hearts at his word (the knave is the younger's); the younger answers a
     quint in diamonds at his word, "Not good"; the younger's quint is found false (he could not have held it),

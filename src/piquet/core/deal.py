@@ -775,7 +775,7 @@ class Deal:
         if take == n:
             self.events.append(_new_event(Exchange, (role, n, left)))
         else:
-            self.events.append(OddExchange(role, n, take, left))
+            self.events.append(OddExchange(role, n, take, left, self.hands[role].bit_count()))
         other = 1 - role
         if self.carte_blanche[other]:
             if other == YOUNGER and not self.rules.younger_announces_at_once:
@@ -944,30 +944,38 @@ class Deal:
         self.phase = _PLAY_PHASE
 
     def _miscalls(self) -> None:
-        """At a club table, before the younger plays to the first trick (Law 54): each call allowed good that its
-        caller does not hold comes to light.  It bars nothing: what the adversary has good counts, unless barred
-        by a correct call of the player in error (Case II); and he reckons nothing that deal, unless he could not
-        have held it in his hand and discard together (Laws 53-54)."""
+        """At a club table, before the younger plays to the first trick (Law 54): each call good against the
+        adversary's that its caller does not hold comes to light.  It bars nothing: what the adversary has good
+        counts, unless barred by a correct call of the player in error (Case II); and, if it was allowed good as
+        called, he reckons nothing that deal, unless he could not have held it in his hand and discard together
+        (Laws 53-54).  A miscall coming to light may make good another call of the adversary's: it is looked at
+        in turn, until none is left."""
         keys = self.keys
+        allowed = [[keys[r][c] > keys[1 - r][c] for c in (POINT, SEQUENCES, SETS)] for r in (ELDER, YOUNGER)]
+        wrong = [False, False]
+        found = True
+        while found:
+            found = False
+            for role in (ELDER, YOUNGER):
+                held = self.hands[role] | played(self.events, role)
+                for category in (POINT, SEQUENCES, SETS):
+                    items = declaration_items(category, self.decl[role][category])
+                    if not items or keys[role][category] <= keys[1 - role][category]:
+                        continue  # nothing called, or not good: it scores nothing, and no penalty (Law 54)
+                    false = [m for m in items if m & ~held]
+                    if not false:
+                        continue
+                    found = True
+                    for m in false:
+                        impossible = bool(m & ~(held | self.discards[role]))
+                        self.events.append(Miscall(role, category, m, impossible))
+                        wrong[role] = wrong[role] or (allowed[role][category] and not impossible)
+                    correct = tuple(m for m in items if not m & ~held)
+                    self.decl[role][category] = correct if category != POINT else (correct[0] if correct else 0)
+                    keys[role][category] = declaration_key(category, self.decl[role][category])
+                    self._reckon_unbarred(1 - role, category)
         for role in (ELDER, YOUNGER):
-            held = self.hands[role] | played(self.events, role)
-            wrong = False
-            for category in (POINT, SEQUENCES, SETS):
-                items = declaration_items(category, self.decl[role][category])
-                if not items or keys[role][category] <= keys[1 - role][category]:
-                    continue  # nothing called, or not allowed good: it scores nothing, and no penalty (Law 54)
-                false = [m for m in items if m & ~held]
-                if not false:
-                    continue
-                for m in false:
-                    impossible = bool(m & ~(held | self.discards[role]))
-                    self.events.append(Miscall(role, category, m, impossible))
-                    wrong = wrong or not impossible
-                correct = tuple(m for m in items if not m & ~held)
-                self.decl[role][category] = correct if category != POINT else (correct[0] if correct else 0)
-                keys[role][category] = declaration_key(category, self.decl[role][category])
-                self._reckon_unbarred(1 - role, category)
-            if wrong and not self.penalised[role]:
+            if wrong[role] and not self.penalised[role]:
                 self.penalised[role] = True
                 self._plain = False
                 self.events.append(Penalty(role, "Law 54"))

@@ -189,11 +189,13 @@ class _OddExchange(NamedTuple):
     discarded: int
     taken: int
     left: int
+    holds: int
 
 
 class OddExchange(_Event, _OddExchange):
     """A hand discards ``discarded`` cards and takes in a different number, ``taken``: a deal stood with eleven or
-    thirteen cards, or a stock of seven (Laws 40-43), or cards taken in error (Laws 30, 31, 35)."""
+    thirteen cards, or a stock of seven (Laws 40-43), or cards taken in error (Laws 30, 31, 35); ``holds``: the cards
+    in his hand after it."""
 
     __slots__ = ()
     kind: ClassVar[str] = ODD_EXCHANGE

@@ -315,8 +315,7 @@ class Narrator:
             left = f", {_COUNTS[e.left]} left" if e.left else ""
             yield _line(None, e.kind, r, f"{verb(name, 'discards')} {_COUNTS[e.discarded] if e.discarded else 'none'}"
                         f" and {'take' if name == YOU else 'takes'} in {_COUNTS[e.taken] if e.taken else 'none'}"
-                        f"{left}: {_his(name)} hand holds {number_words(12 - e.discarded + e.taken)}"
-                        f"{'' if e.discarded == e.taken else ' at the end of the exchange'}.")
+                        f"{left}: {_his(name)} hand holds {number_words(e.holds)}.")
         elif t is Penalty:
             assert isinstance(e, Penalty)
             self.penalised[r] = True
