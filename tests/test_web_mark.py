@@ -225,7 +225,10 @@ def _record(**changes: Any) -> dict[str, Any]:
     (_record(deals=[{"dealer": "B", "reckons_nothing": 7}]), "deal 1: not a deal"),
     (_record(deals=[{"dealer": "A", **quick((5, 4, 0), (0, 0, 17), 7, 9, 6)}]), "it is Bob's deal"),
     (_record(deals=[{"dealer": "B", **quick((5, 4, 0), (0, 0, 17), 7, 9, 60)}]), "(Law 65)"),
-    (_record(deals=[{"dealer": "B", "status": "lost"}]), "a deal is played, annulled or void"),
+    (_record(deals=[{"dealer": "B", "status": "abandoned"}]), "a deal is played, annulled, void or lost"),
+    (_record(deals=[{"dealer": "B", "status": "lost"}]), "says who lost it, the elder or the younger"),
+    (_record(deals=[{"dealer": "B", "status": "lost", "lost_by": "elder"}]),
+     "a game is lost only at a game of so many up"),
     (_record(first_dealer="C"), "the first dealer is A or B"),
     (_record(deals=[{"dealer": "B", "status": "void"}] * 201), "at most 200 deals"),
     (_record(deals=[{"dealer": "B", "declared": {"elder": {"point": {"cards": 5}, "sequences": [
