@@ -263,3 +263,87 @@ def test_piquet_mark_something_went_wrong_in_each_group(tmp_path: Path) -> None:
     assert [d.status for d in p.deals].count("void") == 1
     assert p.is_finished and p.scores == {"A": 50, "B": 70}
     assert "Bob wins the partie, and Ann is rubiconed (under 100): 70 + 50 + 100 = 220 points (Law 73)." in text
+
+
+def test_a_game_lost_at_au_cent_counts_in_the_partie(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Au cent p. 17 (3): the elder mixing with his hand a bottom card of the stock, or the younger taking up any
+    of the top five, loses the game.  The deal scores nothing; the adversary wins the game, a single one (the law
+    says nothing of a double), the next game begins at nothing, the deals alternating; three games win the
+    partie (p. 20).  The record keeps it, and older records read as before."""
+    from piquet.core.referee import Irregularity, Kind, rule
+    from piquet.marker.wrong import Pending, apply_choice
+
+    p = MarkedPartie(AU_CENT, ("Ann", "Bob"), "B")
+    p = p.add(MarkedDeal("B", declarations=QuickScores((5, 4, 0), (0, 0, 17)), play=PlayTotals(7, 9, 6)))
+    assert p.scores == {"A": 28, "B": 23} and p.next_dealer == "A"
+    # Deal 2, Ann dealing: Bob (elder) mixes a bottom card of the stock with his hand, and loses game 1.
+    r = rule(Irregularity(Kind.ELDER_TOOK_YOUNGERS, mixed=True), AU_CENT)
+    assert r.law == "p. 17 (3)" and [o.remedy.name for o in r.options] == ["GAME_LOST"] and r.options[0].role == ELDER
+    done = apply_choice(p, r, r.options[0], Pending("A"))
+    assert done.deal_over and "Bob loses the game (p. 17 (3)): Ann wins it, a single game" in done.says
+    p = done.partie
+    assert p.deals[-1] == MarkedDeal("A", status="lost", lost_by=ELDER)
+    (game,) = p.games
+    assert (game.winner, game.double, game.forfeit, game.scores) == ("A", False, True, {"A": 28, "B": 23})
+    assert p.settlement().tally == {"A": 1, "B": 0} and not p.is_finished
+    assert p.game_scores == {"A": 0, "B": 0} and p.next_dealer == "B"  # game 2 at nothing; the deals alternate
+    # Game 2: deal 3 scored (Bob dealing), then Ann (the younger of deal 4) takes up one of the elder's five.
+    p = p.add(MarkedDeal("B", declarations=QuickScores((0, 0, 0), (6, 0, 0)), play=PlayTotals(6, 7, 7)))
+    assert p.scores == {"A": 7, "B": 13}
+    p = p.lose_game("A")
+    assert p.deals[-1] == MarkedDeal("A", status="lost", lost_by=YOUNGER)
+    assert p.settlement().tally == {"A": 1, "B": 1}
+    # Games 3 and 4 lost by Bob at nothing, younger (deal 5) then elder (deal 6): single games still.
+    p = p.lose_game("B")
+    assert p.deals[-1] == MarkedDeal("B", status="lost", lost_by=YOUNGER) and not p.is_finished
+    p = p.lose_game("B")
+    assert p.is_finished and p.settlement().winner == "A" and p.settlement().tally == {"A": 3, "B": 1}
+    with pytest.raises(MarkError, match="the partie is over"):
+        p.lose_game("A")
+    # The record keeps it; replay tells it; settle reads it.
+    text = marked_to_json(p)
+    assert '{"dealer": "A", "status": "lost", "lost_by": "elder"}' in text
+    assert marked_from_json(text) == p
+    path = tmp_path / "au-cent.json"
+    path.write_text(text)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Deal 2: Ann deals; Bob is elder hand." in out
+    assert "  Bob loses the game (p. 17 (3)): Ann wins it, a single game, and nothing of the deal is scored. The " \
+           "game stood at Ann 28, Bob 23." in out
+    assert ("Ann wins the partie, three games to one: game 1 to Ann, lost by Bob at 28 to 23 (p. 17); game 2 to "
+            "Bob, lost by Ann at 13 to 7 (p. 17); game 3 to Ann, lost by Bob at 0 to 0 (p. 17); game 4 to Ann, lost "
+            "by Bob at 0 to 0 (p. 17) (p. 20).") in out
+    # Older records (no "lost_by") read as before; a game is lost only at a game of so many up.
+    old = json.loads(text)
+    old["deals"] = old["deals"][:1]
+    assert marked_from_json(json.dumps(old)).deals == p.deals[:1]
+    with pytest.raises(MarkError, match="a game is lost only at a game of so many up"):
+        MarkedPartie(players=("Ann", "Bob")).lose_game("A")
+    with pytest.raises(MarkError, match="says who lost it"):
+        marked_from_json(json.dumps(old | {"deals": [{"dealer": "B", "status": "lost"}]}))
+
+
+def test_piquet_mark_marks_a_game_lost_at_au_cent(tmp_path: Path) -> None:
+    """``wrong`` at au cent: the elder mixing a bottom card of the stock with his hand loses the game (p. 17 (3));
+    the terminal applies it (no longer only tells it), and the record keeps it."""
+    answers = ["Bob", "none", "scores", "5 4 0", "0 0 17", "7 9 6",  # deal 1: Ann 28, Bob 23
+               "wrong", _pick("elder-took-youngers"), "yes"]  # deal 2, Ann dealing: Bob (elder) loses game 1
+    path = tmp_path / "m.json"
+    it = iter(answers)
+
+    def ask(prompt: str) -> str:
+        for answer in it:
+            return answer
+        raise EOFError  # the end of input: the record is saved
+
+    out = io.StringIO()
+    ns = build_parser().parse_args(["mark", "--rules", "au-cent", "--names", "Ann", "Bob", "--record", str(path)])
+    assert run_mark(ns, ask, Console(file=out, width=200)) == 0
+    text = out.getvalue()
+    assert "p. 17 (3): The elder mixing with his hand a bottom card" in text and "nobody chooses" in text
+    assert "Bob loses the game (p. 17 (3)): Ann wins it, a single game; nothing of the deal is scored, and Bob " \
+           "deals the next." in text
+    p = marked_from_json(path.read_text())
+    assert p.deals[-1] == MarkedDeal("A", status="lost", lost_by=ELDER) and p.settlement().tally == {"A": 1, "B": 0}
+    assert p.next_dealer == "B" and p.game_scores == {"A": 0, "B": 0}

@@ -25,13 +25,14 @@ from rich.console import Console
 from rich.table import Table
 
 from piquet.core.cards import parse_cards, parse_rank
-from piquet.core.referee import FACTS, IRREGULARITIES, PENALTIES, TABLE_ONLY, Irregularity, Option, Remedy, Ruling, rule
+from piquet.core.referee import FACTS, IRREGULARITIES, Irregularity, Option, Ruling, rule
 from piquet.core.rules import rules_named
 from piquet.marker.calls import ELDER, REPLY_NAMES, YOUNGER, Declared, MarkError, PointCall, SequenceCall, SetCall
 from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, QuickScores, check_full, check_quick
-from piquet.marker.partie import MarkedPartie, other_seat
+from piquet.marker.partie import MarkedPartie
 from piquet.marker.record import load_marked, marked_to_json
 from piquet.marker.telling import deal_lines, partie_text
+from piquet.marker.wrong import CORRECTIONS, Pending, apply_choice
 from piquet.talk.words import settlement_words
 
 HELP = ("Answer the question, or: help (this), undo (take back the last answer), wrong (something went wrong "
@@ -456,47 +457,35 @@ class MarkSession:
             self._apply(ruling, ruling.options[c], dealer)
 
     def _apply(self, ruling: Ruling, option: Option, dealer: str) -> None:
-        """The choice applied to the marked partie (``MarkedPartie`` methods); what concerns only the cards on
-        the table is told."""
-        r = option.remedy
-        p = self.partie
-        if r is Remedy.FRESH_DEAL:
-            self.partie = p.annul()
+        """The choice applied by ``piquet.marker.wrong.apply_choice``: to the marked partie, or to the deal being
+        entered (its dealer, its penalties); what concerns only the cards on the table is told."""
+        if option.remedy in CORRECTIONS:
+            self._correct(ruling, option, dealer)
+            return
+        pending = Pending(dealer, dealer != self.partie.next_dealer, frozenset(self.penalties),
+                          frozenset(self.waived))
+        try:
+            done = apply_choice(self.partie, ruling, option, pending)
+        except MarkError as e:
+            self.say(f"That cannot be: {e}", "bold red")
+            return
+        self.partie = done.partie
+        if done.deal_over:
             self._new_deal()
-            self.say(f"A fresh deal: {p.name(self.partie.next_dealer)} deals again ({ruling.law}).")
-        elif r is Remedy.VOID:
-            out_of_turn = dealer if dealer != p.next_dealer else other_seat(p.next_dealer)
-            self.partie = p.void(out_of_turn if ruling.law.startswith(("Law 16", "p. 16")) else dealer)
-            self._new_deal()
-            self.say(f"The deal is void; the deals before stand. {p.name(self.partie.next_dealer)} deals "
-                     f"({ruling.law}).")
-        elif r is Remedy.DEAL_TWICE or (r is Remedy.STANDS and ruling.law in ("Law 16", "p. 16 (5)")):
-            wrong = other_seat(p.next_dealer)
+            self.say(done.says)
+            if self.partie.deals[-1].status == "lost":
+                self.table()
+            self.save()
+            return
+        self.penalties, self.waived = set(done.pending.reckons_nothing), set(done.pending.waived)
+        if done.pending.dealer != dealer:
             self.answers = [(k, v) for k, v in self.answers if k != "dealer"]
-            self.answers.insert(0, ("dealer", wrong))
-            self.say(f"{p.name(wrong)} dealt out of turn; the deal stands ({ruling.law})." +
-                     (" The elder of it deals twice running." if r is Remedy.DEAL_TWICE else ""))
-        elif r in PENALTIES or r is Remedy.WAIVE:
-            assert option.role is not None
-            self.penalties.add(option.role)
-            who = self._role_name(option.role, dealer)
-            if r is Remedy.WAIVE:
-                self.waived.add(option.role)
-                self.say(f"The penalty is not enforced: {who} reckons what he holds (Law 44).")
-            else:
-                self.say(f"{who} reckons nothing this deal; his calls still bar ({ruling.law}). Enter the deal "
-                         "as played: what he calls, and what the adversary reckons.")
-        elif r in (Remedy.SCORE_CORRECTED, Remedy.OWN_HAND_SCORE):
-            self._correct(ruling)
-        elif r is Remedy.GAME_LOST:
-            self.say(f"{option.says} ({ruling.law}). The marker cannot mark a game lost this way: enter the "
-                     "deal as the players agree.")
-        else:
-            assert r in TABLE_ONLY
-            self.say(f"{option.says[0].upper()}{option.says[1:]} ({ruling.law}). Nothing changes in the score.")
+            self.answers.insert(0, ("dealer", done.pending.dealer))
+        self.say(done.says)
 
-    def _correct(self, ruling: Ruling) -> None:
-        """A deal's score put right (Law 70; Law 74: each player's score of his own hand), re-entered quickly."""
+    def _correct(self, ruling: Ruling, option: Option, dealer: str) -> None:
+        """A deal's score put right (Law 70; Law 74: each player's score of his own hand), re-entered quickly;
+        applied by ``apply_choice``."""
         p = self.partie
         counted = [i for i, d in enumerate(p.deals) if d.counts]
         if not counted:
@@ -508,16 +497,18 @@ class MarkSession:
         index = counted[n]
         old = p.deals[index]
         el, yo = self._role_name(ELDER, old.dealer), self._role_name(YOUNGER, old.dealer)
+        pending = Pending(dealer, dealer != p.next_dealer, frozenset(self.penalties), frozenset(self.waived))
         try:
             e = parse_three(self._ask(f"{el}'s scores for point, sequences, quatorzes and trios"))
             y = parse_three(self._ask(f"{yo}'s scores for point, sequences, quatorzes and trios"))
             t = self._read_play(self._ask(f"The play: {el}'s tricks, {el}'s play points, {yo}'s play points"))
-            self.partie = p.correct(index, replace(old, declarations=QuickScores(e, y), play=PlayTotals(*t)),
-                                    seen_next_hand=False)
+            done = apply_choice(p, ruling, option, pending,
+                                (index, replace(old, declarations=QuickScores(e, y), play=PlayTotals(*t))))
         except (MarkError, ValueError, TypeError) as err:
             self.say(f"That cannot be: {err}", "bold red")
             return
-        self.say(f"Deal {n + 1} is corrected ({ruling.law}).")
+        self.partie = done.partie
+        self.say(done.says)
         self.table()
         self.save()
 

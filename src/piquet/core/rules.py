@@ -27,8 +27,9 @@ A rules object answers three kinds of question:
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Final
 
 SEATS = ("A", "B")
@@ -39,6 +40,8 @@ _ALL_CARDS = (1 << 32) - 1
 _TENS_AND_ABOVE = sum(0x01010101 << r for r in range(3, 8))
 #: What each rank makes in the point (ace 11, court cards and ten 10, others their pips; Law 62).
 _POINT_VALUES = (7, 8, 9, 10, 10, 10, 10, 11)
+#: No game lost by the law: the default of the partie's questions' ``lost``.
+NO_LOSS: Final[Mapping[int, str]] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class Game:
     scores: dict[str, int]  # when the winner reached a hundred
     winner: str
     double: bool
+    #: Lost by the other player's irregularity (p. 17 (3): "he loses the game"), not won at a hundred; the law
+    #: makes it a single game, and ``scores`` are the game's when it was lost.
+    forfeit: bool = False
 
     @property
     def counts(self) -> int:
@@ -147,8 +153,14 @@ class Rules:
         """How the deal at ``index`` (from 0) counts in the partie."""
         return 1
 
-    def running_scores(self, deal_scores: Sequence[dict[str, int]]) -> list[dict[str, int]]:
-        """The scores after each deal, from what each deal scored (as it counts): the partie's running total."""
+    def running_scores(self, deal_scores: Sequence[dict[str, int]],
+                       lost: Mapping[int, str] = NO_LOSS) -> list[dict[str, int]]:
+        """The scores after each deal, from what each deal scored (as it counts): the partie's running total.
+
+        ``lost``, at a game of so many up: the deals (by index) in which a game was lost by the law, and the seat
+        that lost it (p. 17 (3)); a partie of deals has no game to lose."""
+        if lost:
+            raise ValueError("a game is lost only at a game of so many up (p. 17)")
         out: list[dict[str, int]] = []
         total = {"A": 0, "B": 0}
         for s in deal_scores:
@@ -156,7 +168,7 @@ class Rules:
             out.append(total)
         return out
 
-    def deals_needed(self, scores_after: list[dict[str, int]]) -> int:
+    def deals_needed(self, scores_after: list[dict[str, int]], lost: Mapping[int, str] = NO_LOSS) -> int:
         """How many deals this partie runs to, given the partie scores after each finished deal."""
         n = self.deals
         if len(scores_after) >= n and scores_after[n - 1]["A"] == scores_after[n - 1]["B"]:
@@ -176,11 +188,12 @@ class Rules:
             return Settlement(True, winner, True, w + lose + self.bonus)
         return Settlement(True, winner, False, w - lose + self.bonus)
 
-    def settlement_of(self, scores_after: list[dict[str, int]], finished: bool) -> Settlement:
+    def settlement_of(self, scores_after: list[dict[str, int]], finished: bool,
+                      lost: Mapping[int, str] = NO_LOSS) -> Settlement:
         """The settlement from the running scores after each deal (``running_scores``)."""
         return self.settle(scores_after[-1] if scores_after else {"A": 0, "B": 0}, finished)
 
-    def games(self, scores_after: list[dict[str, int]]) -> tuple[Game, ...]:
+    def games(self, scores_after: list[dict[str, int]], lost: Mapping[int, str] = NO_LOSS) -> tuple[Game, ...]:
         """The games won so far: none, but at a game of so many up."""
         return ()
 
@@ -233,9 +246,11 @@ class Rules:
         """
         return max(0, deals_in_partie - deal_number)
 
-    def game_scores(self, scores_after: list[dict[str, int]]) -> dict[str, int] | None:
+    def game_scores(self, scores_after: list[dict[str, int]],
+                    lost: Mapping[int, str] = NO_LOSS) -> dict[str, int] | None:
         """The scores the next deal is given, from the running scores after each finished deal: at a game
-        of so many up, the game's (nothing after a game is won, p. 20); None at a partie of so many deals."""
+        of so many up, the game's (nothing after a game is won or lost, p. 20); None at a partie of so many
+        deals."""
         return None
 
 
@@ -314,22 +329,29 @@ class AuCentRules(Rules):
                 return n - 1
         return n
 
-    def running_scores(self, deal_scores: Sequence[dict[str, int]]) -> list[dict[str, int]]:
-        """The score of the game in progress after each deal: a new game starts at nothing (p. 20)."""
+    def running_scores(self, deal_scores: Sequence[dict[str, int]],
+                       lost: Mapping[int, str] = NO_LOSS) -> list[dict[str, int]]:
+        """The score of the game in progress after each deal: a new game starts at nothing (p. 20), after a
+        game won or lost by the law (p. 17 (3))."""
         out: list[dict[str, int]] = []
         total = {"A": 0, "B": 0}
-        for s in deal_scores:
-            if out and max(total.values()) >= self.goal:
+        for i, s in enumerate(deal_scores):
+            if out and (max(total.values()) >= self.goal or i - 1 in lost):
                 total = {"A": 0, "B": 0}
             total = {k: total[k] + s[k] for k in SEATS}
             out.append(total)
         return out
 
-    def games(self, scores_after: list[dict[str, int]]) -> tuple[Game, ...]:
-        """The games won: a deal ends a game when its running score reaches a hundred (p. 20)."""
+    def games(self, scores_after: list[dict[str, int]], lost: Mapping[int, str] = NO_LOSS) -> tuple[Game, ...]:
+        """The games won: a deal ends a game when its running score reaches a hundred (p. 20), or when a player
+        loses the game in it by the law (``lost``: a single game to his adversary, p. 17 (3))."""
         out: list[Game] = []
         first = 0
         for i, s in enumerate(scores_after):
+            if i in lost:
+                out.append(Game(len(out) + 1, first, i, dict(s), "B" if lost[i] == "A" else "A", False, True))
+                first = i + 1
+                continue
             winners = [k for k in SEATS if s[k] >= self.goal]
             if not winners:
                 continue
@@ -346,14 +368,15 @@ class AuCentRules(Rules):
             t[g.winner] += g.counts
         return t
 
-    def deals_needed(self, scores_after: list[dict[str, int]]) -> int:
+    def deals_needed(self, scores_after: list[dict[str, int]], lost: Mapping[int, str] = NO_LOSS) -> int:
         """As many as have been played, and one more until a player has won three games."""
-        done = max(self.tally(self.games(scores_after)).values()) >= self.games_to_win
+        done = max(self.tally(self.games(scores_after, lost)).values()) >= self.games_to_win
         return len(scores_after) + (0 if done else 1)
 
-    def settlement_of(self, scores_after: list[dict[str, int]], finished: bool) -> Settlement:
+    def settlement_of(self, scores_after: list[dict[str, int]], finished: bool,
+                      lost: Mapping[int, str] = NO_LOSS) -> Settlement:
         """Three games out of five, a double counting two (p. 20): the partie is won in games, not points."""
-        games = self.games(scores_after)
+        games = self.games(scores_after, lost)
         tally = self.tally(games)
         if not finished:
             return Settlement(False, None, False, None, games, tally)
@@ -393,11 +416,14 @@ class AuCentRules(Rules):
         """
         return 1
 
-    def game_scores(self, scores_after: list[dict[str, int]]) -> dict[str, int] | None:
-        """The game in progress: nothing at the start and after a game is won (p. 20)."""
+    def game_scores(self, scores_after: list[dict[str, int]],
+                    lost: Mapping[int, str] = NO_LOSS) -> dict[str, int] | None:
+        """The game in progress: nothing at the start and after a game is won (p. 20) or lost (p. 17 (3))."""
         last, goal = scores_after[-1] if scores_after else None, self.goal
         assert goal is not None
-        return {"A": 0, "B": 0} if last is None or max(last.values()) >= goal else dict(last)
+        if last is None or max(last.values()) >= goal or len(scores_after) - 1 in lost:
+            return {"A": 0, "B": 0}
+        return dict(last)
 
 
 RUBICON = Rules()

@@ -204,7 +204,8 @@ class MarkedDeal:
     too late (Law 16); ``reckons_nothing``: roles that reckon nothing this deal, their calls still barring
     (Laws 25, 27-29, 31, 35, 54, 58; for Law 54 enter his call not held, ``held=False``, and the adversary's
     good is reckoned, Case II); ``waived``: of those, the penalties the adversary did not enforce
-    (Law 44); ``corrected``: a score put right afterwards (Laws 70, 74)."""
+    (Law 44); ``corrected``: a score put right afterwards (Laws 70, 74); status "lost", with ``lost_by`` the role
+    that lost the game in this deal at Piquet au cent (p. 17 (3)): nothing of the deal is scored."""
 
     dealer: str
     carte_blanche: int | None = None
@@ -215,11 +216,13 @@ class MarkedDeal:
     reckons_nothing: frozenset[int] = frozenset()
     waived: frozenset[int] = frozenset()
     corrected: bool = False
+    lost_by: int | None = None
 
     @property
     def counts(self) -> bool:
-        """Whether the deal stands in the partie (an annulled or void deal does not)."""
-        return self.status == "played"
+        """Whether the deal stands in the partie (an annulled or void deal does not; one in which a game was
+        lost does, scoring nothing)."""
+        return self.status in ("played", "lost")
 
     @property
     def withheld(self) -> frozenset[int]:
@@ -237,8 +240,12 @@ class MarkedDeal:
         """Refuse what cannot be, citing the law (``MarkError``)."""
         if self.dealer not in ("A", "B"):
             raise MarkError(f"the dealer is A or B, not {self.dealer!r}", "Law 16")
-        if self.status not in ("played", "annulled", "void"):
-            raise MarkError(f"a deal is played, annulled or void, not {self.status!r}")
+        if self.status not in ("played", "annulled", "void", "lost"):
+            raise MarkError(f"a deal is played, annulled, void or lost, not {self.status!r}")
+        if (self.status == "lost") != (self.lost_by in (ELDER, YOUNGER)) or (
+                self.status == "lost" and (self.declarations, self.play, self.carte_blanche) != (None, None, None)):
+            raise MarkError("a deal in which a game is lost says who lost it, the elder or the younger, and scores "
+                            "nothing", "p. 17")
         if self.carte_blanche not in (None, ELDER, YOUNGER):
             raise MarkError("a carte blanche is the elder's or the younger's", "Law 18")
         for r in self.reckons_nothing | self.waived:

@@ -16,8 +16,9 @@ four-deal partie, Piquet au cent's games, p. 20).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
-from piquet.core.rules import RUBICON, SEATS, Rules, Settlement
+from piquet.core.rules import RUBICON, SEATS, Game, Rules, Settlement
 from piquet.marker.calls import ELDER, YOUNGER, MarkError
 from piquet.marker.deal import DealScore, MarkedDeal
 from piquet.stakes.settlement import CardPartie
@@ -25,6 +26,16 @@ from piquet.stakes.settlement import CardPartie
 
 def other_seat(seat: str) -> str:
     return "B" if seat == "A" else "A"
+
+
+class _Scored(NamedTuple):
+    """The partie checked and scored: each entry's score, the next dealer, the running scores after each
+    counted deal, and the games lost by the law (by the index of their deal in those scores, the seat)."""
+
+    deals: list[DealScore | None]
+    next_dealer: str
+    after: list[dict[str, int]]
+    lost: dict[int, str]
 
 
 @dataclass(frozen=True)
@@ -54,19 +65,21 @@ class MarkedPartie:
     # ------------------------------------------------------------ the deals, checked and scored
 
     @property
-    def _scored(self) -> tuple[list[DealScore | None], str, list[dict[str, int]]]:
+    def _scored(self) -> _Scored:
         """Each entry's score (None if it does not count), the next dealer, and the partie scores after each
         counted deal: Law 16 (alternate dealing; a void deal dealt again by the right dealer; the elder of a
         deal dealt out of turn and found too late deals twice running, unless that or the next is the last;
         at Piquet au cent, no remedy, p. 16 (5)),
-        Laws 11-15 (an annulled deal dealt again by the same dealer)."""
+        Laws 11-15 (an annulled deal dealt again by the same dealer); at Piquet au cent a game lost by the law
+        in a deal that scores nothing, its adversary winning a single game (p. 17 (3))."""
         rules = self.rules
         expected, twice = self.first_dealer, False
         out: list[DealScore | None] = []
         counted: list[dict[str, int]] = []
+        lost: dict[int, str] = {}
         for n, d in enumerate(self.deals, 1):
             try:
-                if self.finished_after(counted) and d.counts:
+                if self.finished_after(counted, lost) and d.counts:
                     raise MarkError(f"the partie is over ({rules.title})", rules.partie_end_law)
                 if not d.counts:
                     if d.status == "annulled" and d.dealer != expected:
@@ -79,16 +92,22 @@ class MarkedPartie:
                     raise MarkError(f"it is {self.name(expected)}'s deal: the players deal alternately", "Law 16")
                 if d.dealer == expected and d.out_of_turn:
                     raise MarkError(f"{self.name(d.dealer)} dealt in turn", "Law 16")
-                game = rules.game_scores(counted)
+                game = rules.game_scores(counted, lost)
                 by_role = None if game is None else (game[self.seat(d, ELDER)], game[self.seat(d, YOUNGER)])
                 s = d.score(rules, by_role)
+                if d.lost_by is not None:
+                    if game is None:
+                        raise MarkError(f"a game is lost only at a game of so many up, not at {rules.title}",
+                                        "p. 17")
+                    s = replace(s, game_won=(1 - d.lost_by, False))
+                    lost[len(counted)] = self.seat(d, d.lost_by)
             except MarkError as e:
                 raise MarkError(f"deal {n}: {e.message}", e.law) from None
             out.append(s)
-            counted = rules.running_scores(self._deal_points(out))
+            counted = rules.running_scores(self._deal_points(out), lost)
             number = len(counted)
             if d.out_of_turn:
-                needed = rules.deals_needed(counted)
+                needed = rules.deals_needed(counted, lost)
                 last = rules.is_last_deal(number, needed) or rules.is_last_deal(number + 1, needed)
                 # At Piquet au cent a deal out of turn found too late has no remedy (p. 16 (5)): the deals
                 # simply alternate from it.
@@ -97,7 +116,7 @@ class MarkedPartie:
                 expected, twice = d.dealer, False
             else:
                 expected = other_seat(d.dealer)
-        return out, expected, counted
+        return _Scored(out, expected, counted, lost)
 
     def _deal_points(self, scored: list[DealScore | None]) -> list[dict[str, int]]:
         pts: list[dict[str, int]] = []
@@ -108,23 +127,41 @@ class MarkedPartie:
             pts.append({self.seat(d, r): s.total(r) * m for r in (ELDER, YOUNGER)})
         return pts
 
-    def finished_after(self, scores_after: list[dict[str, int]]) -> bool:
-        return len(scores_after) >= self.rules.deals_needed(scores_after)
+    def finished_after(self, scores_after: list[dict[str, int]], lost: dict[int, str] | None = None) -> bool:
+        return len(scores_after) >= self.rules.deals_needed(scores_after, lost or {})
 
     @property
     def deal_scores(self) -> list[DealScore | None]:
         """Each entry's score, None for a deal annulled or void."""
-        return self._scored[0]
+        return self._scored.deals
 
     @property
     def deal_points(self) -> list[dict[str, int]]:
         """What each counted deal scored, by seat, as it counts in the partie (four-deal: first and last double)."""
-        return self._deal_points(self._scored[0])
+        return self._deal_points(self._scored.deals)
 
     @property
     def scores_after(self) -> list[dict[str, int]]:
         """The partie's running scores after each counted deal (au cent: the game's, p. 20)."""
-        return self._scored[2]
+        return self._scored.after
+
+    @property
+    def lost_games(self) -> dict[int, str]:
+        """The games lost by the law (p. 17 (3)): the index of the deal among the counted ones, and the seat that
+        lost it."""
+        return self._scored.lost
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """The games won and lost so far (au cent, p. 17 (3), p. 20; none at a partie of deals)."""
+        s = self._scored
+        return self.rules.games(s.after, s.lost)
+
+    @property
+    def game_scores(self) -> dict[str, int] | None:
+        """The game in progress, as the next deal begins it (au cent, p. 20); None at a partie of deals."""
+        s = self._scored
+        return self.rules.game_scores(s.after, s.lost)
 
     @property
     def scores(self) -> dict[str, int]:
@@ -133,19 +170,23 @@ class MarkedPartie:
 
     @property
     def next_dealer(self) -> str:
-        return self._scored[1]
+        return self._scored.next_dealer
 
     @property
     def deals_needed(self) -> int:
-        return self.rules.deals_needed(self.scores_after)
+        s = self._scored
+        return self.rules.deals_needed(s.after, s.lost)
 
     @property
     def is_finished(self) -> bool:
-        return self.finished_after(self.scores_after)
+        s = self._scored
+        return self.finished_after(s.after, s.lost)
 
     def settlement(self) -> Settlement:
-        """Laws 71-73 (au cent: the games, p. 20), by the rules' own ``settlement_of``."""
-        return self.rules.settlement_of(self.scores_after, self.is_finished)
+        """Laws 71-73 (au cent: the games, p. 20, a game lost by the law among them, p. 17 (3)), by the rules'
+        own ``settlement_of``."""
+        s = self._scored
+        return self.rules.settlement_of(s.after, self.finished_after(s.after, s.lost), s.lost)
 
     # ------------------------------------------------------------ entering
 
@@ -165,6 +206,17 @@ class MarkedPartie:
         """A deal void (dealt out of turn and found before a card is taken up, Law 16; an incorrect pack,
         Law 75): the deals before stand, and the right dealer deals."""
         return self.add(MarkedDeal(dealer or self.next_dealer, status="void"))
+
+    def lose_game(self, seat: str, dealer: str | None = None) -> MarkedPartie:
+        """At Piquet au cent, ``seat`` loses the game in the deal being entered (dealt by ``dealer``, out of turn
+        if not the next dealer): the elder mixing with his hand a bottom card of the stock or a card he ought to
+        have left, the younger taking up any of the top five (p. 17 (3)).  The deal scores nothing; his
+        adversary wins the game, a single one, and the next game begins at nothing with the next deal."""
+        if seat not in SEATS:
+            raise MarkError("the player who loses the game is A or B", "p. 17")
+        dealer = dealer or self.next_dealer
+        return self.add(MarkedDeal(dealer, status="lost", lost_by=YOUNGER if seat == dealer else ELDER,
+                                   out_of_turn=dealer != self.next_dealer))
 
     def _change(self, index: int, deal: MarkedDeal) -> MarkedPartie:
         if not 0 <= index < len(self.deals):

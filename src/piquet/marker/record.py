@@ -70,6 +70,8 @@ def _deal_json(d: MarkedDeal) -> dict[str, Any]:
     out: dict[str, Any] = {"dealer": d.dealer}
     if d.status != "played":
         out["status"] = d.status
+    if d.lost_by is not None:
+        out["lost_by"] = ROLES[d.lost_by]
     if d.out_of_turn:
         out["out_of_turn"] = True
     if d.carte_blanche is not None:
@@ -209,7 +211,8 @@ def _deal(value: object, n: int) -> MarkedDeal:
         out_of_turn=bool(value.get("out_of_turn", False)),
         reckons_nothing=frozenset(_role(r, where) for r in value.get("reckons_nothing", [])),
         waived=frozenset(_role(r, where) for r in value.get("waived", [])),
-        corrected=bool(value.get("corrected", False)))
+        corrected=bool(value.get("corrected", False)),
+        lost_by=None if value.get("lost_by") is None else _role(value["lost_by"], f"{where} lost_by"))
 
 
 def deal_to_json(d: MarkedDeal) -> dict[str, Any]:

@@ -61,6 +61,14 @@ def deal_lines(partie: MarkedPartie, index: int, number: int) -> list[str]:
             "void: the deals before stand, and the right dealer deals (Laws 16, 75)"
         return [f"{head} The deal is {why}."]
     out = [f"Deal {number}: {head}" + (" Dealt out of turn, found too late (Law 16)." if d.out_of_turn else "")]
+    if d.lost_by is not None:
+        loser, winner = names[d.lost_by], names[1 - d.lost_by]
+        stood = partie.scores_after[number - 1] if 0 < number <= len(partie.scores_after) else None
+        at = "" if stood is None else \
+            f" The game stood at {partie.players[0]} {stood['A']}, {partie.players[1]} {stood['B']}."
+        out.append(f"  {loser} loses the game (p. 17 (3)): {winner} wins it, a single game, and nothing of the deal is "
+                   f"scored.{at}")
+        return out
     if isinstance(d.declarations, FullCalls):
         for line in Narrator(names).lines(call_events(d.declarations, partie.rules.calls_state_value)):
             out.append(f"  {names[line.speaker]}: \"{line.text}\"" if line.speaker is not None else f"  {line.text}")

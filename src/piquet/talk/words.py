@@ -532,8 +532,10 @@ def games_settlement_words(settlement: Settlement, scores: dict[str, int], names
     s = settlement
     t = {"A": 0, "B": 0, **s.tally}
     listed = "; ".join(f"game {g.number} to {'you' if names[g.winner] == 'You' else names[g.winner]}, "
-                       f"{g.scores[g.winner]} to "
+                       + (f"lost by {names['B' if g.winner == 'A' else 'A']} at " if g.forfeit else "")
+                       + f"{g.scores[g.winner]} to "
                        f"{g.scores['B' if g.winner == 'A' else 'A']}{', a double' if g.double else ''}"
+                       + (" (p. 17)" if g.forfeit else "")
                        for g in s.games)
     if not s.finished or s.winner is None:
         won = f"games won: {names['A']} {t['A']}, {names['B']} {t['B']} ({listed})" if s.games else "no game won yet"

@@ -3,13 +3,18 @@
 // record whole, scores the deal by the laws and answers the new record and what to show, or refuses the
 // entry with its law and the field at fault. The record lives in localStorage (a reload loses nothing),
 // and what is typed for the deal in hand too (a refusal or a reload loses none of it).
+//
+// Something went wrong: the irregularities of the laws (GET /api/mark/referee), by group; one tapped asks
+// its facts, the server's ruling ("rule") shows the law, who chooses and the options, and the option
+// tapped is applied ("wrong"). A penalty or a dealer out of turn falls on the deal being entered: the
+// draft keeps it ("pending") and sends it with the deal.
 
 import { $, h } from "./dom.js";
 
 const RECORD_KEY = "piquet-mark-record";
 const DRAFT_KEY = "piquet-mark-draft";
 const FIELDS = ["players", "rules", "first_dealer", "carte_blanche", "point", "sequences", "sets", "hands",
-  "play", "pique", "first_to_goal", "deal", "stake"];
+  "play", "pique", "first_to_goal", "deal", "stake", "wrong", "correct"];
 const SEQUENCE_NAMES = { 3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième" };
 const HEADS = ["A", "K", "Q", "J", "10", "9", "8", "7"];
 const SET_RANKS = [["A", "aces"], ["K", "kings"], ["Q", "queens"], ["J", "knaves"], ["10", "tens"]];
@@ -22,6 +27,8 @@ function emptyDraft() {
     qEPoint: "", qYPoint: "", qESeqs: "", qYSeqs: "", qESets: "", qYSets: "",
     playMode: "totals", eTricks: "", ePlay: "", yPlay: "", cards: "", pique: "", first: "",
     askPique: false, askFirst: false,
+    // The deal being entered as the referee left it: its dealer (out of turn), who reckons nothing, waived.
+    pending: null, notes: [],
   };
 }
 
@@ -30,6 +37,9 @@ let view = null; // the state the server last answered
 let draft = emptyDraft();
 let firstDealer = "";
 let busy = false;
+let catalogue = null; // the irregularities by group, their laws and facts (GET /api/mark/referee)
+/** @type {{ entry: any, facts: Record<string, any>, ruling: any, deal: number | null, scores: Record<string, string> } | null} */
+let wrongCase = null; // the irregularity picked: its facts, the ruling, the deal put right
 
 // ------------------------------------------------------------ storage
 
@@ -251,6 +261,13 @@ function dealJson() {
   } else {
     d.play = draft.cards.split(/[\s,]+/).filter(Boolean);
   }
+  const p = draft.pending;
+  if (p) {
+    d.dealer = p.dealer;
+    if (p.out_of_turn) d.out_of_turn = true;
+    if (p.reckons_nothing.length) d.reckons_nothing = p.reckons_nothing;
+    if (p.waived.length) d.waived = p.waived;
+  }
   return d;
 }
 
@@ -280,7 +297,212 @@ async function act(action) {
     return;
   }
   /** @type {HTMLDetailsElement} */ ($("wrong")).open = false;
+  if (action === "undo") {
+    draft.pending = null; // the rulings on the deal that was being entered go with it
+    draft.notes = [];
+  } else {
+    draft = emptyDraft(); // the deal in progress is annulled or void
+  }
+  saveDraft();
   accept(r.doc);
+}
+
+// ------------------------------------------------------------ something went wrong (the referee)
+
+async function loadCatalogue() {
+  try {
+    const resp = await fetch("/api/mark/referee");
+    if (!resp.ok) throw new Error(`the server answered ${resp.status}`);
+    catalogue = await resp.json();
+  } catch (e) {
+    catalogue = null;
+    $("wrong-groups").replaceChildren(h("p", { class: "mk-err" }, `The laws could not be fetched (${e.message}).`));
+    return;
+  }
+  renderWrong();
+}
+
+// The names of the elder and the younger of the deal being entered (its dealer is the younger, Law 9).
+function roleNames() {
+  const dealer = draft.pending ? draft.pending.dealer : view && view.next ? view.next.dealer : "B";
+  return { elder: nameOf(dealer === "A" ? "B" : "A"), younger: nameOf(dealer) };
+}
+
+function pendingJson() {
+  const p = draft.pending;
+  return p ? { dealer: p.dealer, out_of_turn: p.out_of_turn, reckons_nothing: p.reckons_nothing, waived: p.waived }
+    : {};
+}
+
+function pick(entry) {
+  const facts = {};
+  for (const name of entry.facts) facts[name] = catalogue.facts[name].default;
+  wrongCase = { entry, facts, ruling: null, deal: null, scores: {} };
+  clearErrors();
+  renderWrong();
+  $("wrong-case").scrollIntoView({ block: "start" });
+}
+
+function factView(name) {
+  const fact = catalogue.facts[name];
+  const value = wrongCase.facts[name];
+  const set = (v) => {
+    wrongCase.facts[name] = v;
+    wrongCase.ruling = null; // asked again with the facts changed
+    renderWrong();
+  };
+  if (name === "offender") {
+    const names = roleNames();
+    return h("div", { class: "mk-fact", testid: `fact-${name}` },
+      h("p", {}, `Who is in error: ${names.elder} (the elder) or ${names.younger} (the younger)?`),
+      h("div", { class: "mk-choice" }, ["elder", "younger"].map((role) => h("button", {
+        type: "button", "aria-pressed": String(value === role), testid: `fact-offender-${role}`,
+        onclick: () => set(role) }, names[role]))));
+  }
+  if (fact.number) {
+    const input = h("input", { inputmode: "numeric", autocomplete: "off", value: String(value), testid: `fact-${name}`,
+      "aria-label": fact.question });
+    input.addEventListener("input", () => {
+      const t = /** @type {HTMLInputElement} */ (input).value.trim();
+      wrongCase.facts[name] = /^\d+$/.test(t) ? Number(t) : t;
+      wrongCase.ruling = null;
+      $("wrong-ruling").hidden = true;
+    });
+    return h("label", { class: "mk-fact" }, h("span", {}, fact.question), input);
+  }
+  return h("div", { class: "mk-fact", testid: `fact-${name}` },
+    h("p", {}, fact.question),
+    h("div", { class: "mk-choice" },
+      h("button", { type: "button", "aria-pressed": String(value === true), testid: `fact-${name}-yes`,
+        onclick: () => set(true) }, "Yes"),
+      h("button", { type: "button", "aria-pressed": String(value === false), testid: `fact-${name}-no`,
+        onclick: () => set(false) }, "No")));
+}
+
+// The re-entry of a deal put right (Laws 70, 74): which deal, then what each scored and the play, quickly.
+function correctionView(ruling) {
+  const c = wrongCase;
+  const deal = ruling.deals.find((d) => d.index === c.deal);
+  const box = h("div", { class: "mk-referee", testid: "correction" },
+    h("p", { class: "small" }, "Which deal is put right? Then enter its scores again."),
+    h("div", { class: "mk-choice" }, ruling.deals.map((d) => h("button", {
+      type: "button", "aria-pressed": String(c.deal === d.index), testid: `correct-deal-${d.index}`,
+      onclick: () => { c.deal = d.index; renderWrong(); } }, d.words))));
+  if (!deal) return box;
+  const input = (key, label) => {
+    const el = h("input", { inputmode: "numeric", autocomplete: "off", value: c.scores[key] || "",
+      testid: `correct-${key}`, "aria-label": label });
+    el.addEventListener("input", () => { c.scores[key] = /** @type {HTMLInputElement} */ (el).value; });
+    return el;
+  };
+  const el = nameOf(deal.elder);
+  const yo = nameOf(deal.dealer);
+  box.append(h("div", { class: "mk-grid" },
+    h("span", {}), h("span", { class: "mk-col" }, el), h("span", { class: "mk-col" }, yo),
+    h("span", {}, "Point"), input("elder-point", `${el}'s point`), input("younger-point", `${yo}'s point`),
+    h("span", {}, "Sequences"), input("elder-sequences", `${el}'s sequences`),
+    input("younger-sequences", `${yo}'s sequences`),
+    h("span", {}, "Quatorzes, trios"), input("elder-sets", `${el}'s quatorzes and trios`),
+    input("younger-sets", `${yo}'s quatorzes and trios`),
+    h("span", {}, "Tricks"), input("e-tricks", `${el}'s tricks`), h("span", {}),
+    h("span", {}, "Play points"), input("e-play", `${el}'s play points`), input("y-play", `${yo}'s play points`)));
+  return box;
+}
+
+function correctionJson() {
+  const s = wrongCase.scores;
+  const n = (k) => num(s[k] || "");
+  return {
+    deal: wrongCase.deal,
+    scored: {
+      elder: { point: n("elder-point"), sequences: n("elder-sequences"), sets: n("elder-sets") },
+      younger: { point: n("younger-point"), sequences: n("younger-sequences"), sets: n("younger-sets") },
+    },
+    tricks: { elder: num(s["e-tricks"] || "", null) },
+    play_points: { elder: n("e-play"), younger: n("y-play") },
+  };
+}
+
+function renderRuling() {
+  const box = $("wrong-ruling");
+  const r = wrongCase && wrongCase.ruling;
+  box.hidden = !r;
+  if (!r) {
+    box.replaceChildren();
+    return;
+  }
+  const corrects = r.options.some((o) => o.corrects);
+  const options = r.options.map((o) => h("button", { type: "button", class: "mk-option",
+    testid: `wrong-option-${o.remedy}`, onclick: () => choose(o) }, o.says, h("span", { class: "small" }, o.effect)));
+  box.replaceChildren(
+    h("p", { testid: "ruling-law" }, h("strong", {}, `${r.law}: `), r.says),
+    h("p", { testid: "ruling-who" }, r.who),
+    ...(corrects ? [correctionView(r)] : []),
+    ...options);
+}
+
+function renderWrong() {
+  if (!catalogue) return;
+  $("wrong-groups").replaceChildren(...catalogue.groups.map((g) => h("section", { class: "mk-referee",
+    testid: `wrong-group-${g.name.replace(/\W+/g, "-")}` },
+  h("h3", {}, g.name[0].toUpperCase() + g.name.slice(1)),
+  g.entries.map((e) => h("button", { type: "button", class: "mk-wide mk-entry", testid: `wrong-${e.kind}`,
+    onclick: () => pick(e) }, e.label, h("span", { class: "small" }, e.laws))))));
+  $("wrong-list").hidden = !!wrongCase;
+  $("wrong-case").hidden = !wrongCase;
+  if (!wrongCase) return;
+  const e = wrongCase.entry;
+  const names = roleNames();
+  $("wrong-title").textContent = `${e.label} (${e.laws})`;
+  $("wrong-facts").replaceChildren(...(e.facts.length ? e.facts.map(factView)
+    : [h("p", { class: "small" }, `The laws ask nothing more. ${names.elder} is elder, ${names.younger} younger.`)]));
+  renderRuling();
+}
+
+async function askRuling() {
+  if (busy || !record || !wrongCase) return;
+  clearErrors();
+  const r = await ask({ action: "rule", record, kind: wrongCase.entry.kind, facts: wrongCase.facts,
+    pending: pendingJson() });
+  if (!r.ok) {
+    if (r.status === 422) showRefusal(r.doc);
+    else showError(r.doc.error);
+    return;
+  }
+  wrongCase.ruling = r.doc.ruling;
+  if (r.doc.ruling.deals.length === 1) wrongCase.deal = r.doc.ruling.deals[0].index;
+  renderWrong();
+  $("wrong-ruling").scrollIntoView({ block: "start" });
+}
+
+async function choose(option) {
+  if (busy || !record || !wrongCase) return;
+  clearErrors();
+  const body = /** @type {Record<string, any>} */ ({ action: "wrong", record, kind: wrongCase.entry.kind,
+    facts: wrongCase.facts, pending: pendingJson(), remedy: option.remedy });
+  if (option.corrects) body.correct = correctionJson();
+  const r = await ask(body);
+  if (!r.ok) {
+    if (r.status === 422) showRefusal(r.doc);
+    else showError(r.doc.error);
+    return;
+  }
+  const applied = r.doc.applied;
+  if (applied.deal_over) {
+    draft = emptyDraft();
+  } else {
+    const p = applied.pending;
+    const changed = p.out_of_turn || p.reckons_nothing.length || p.waived.length;
+    draft.pending = changed ? p : null;
+    if (applied.note) draft.notes = [...(draft.notes || []), applied.note];
+  }
+  saveDraft();
+  wrongCase = null;
+  /** @type {HTMLDetailsElement} */ ($("wrong")).open = false;
+  $("wrong-told").textContent = applied.says;
+  $("wrong-told").hidden = false;
+  accept(r.doc);
+  $("wrong-told").scrollIntoView({ block: "center" });
 }
 
 // ------------------------------------------------------------ the partie shown
@@ -291,9 +513,11 @@ function nameOf(seat) {
 
 function renderDeal(entry) {
   const title = entry.counts ? `Deal ${entry.number}` : entry.status === "annulled" ? "Annulled" : "Void";
-  const summary = entry.counts
-    ? `${title}: ${nameOf("A")} ${entry.counts_as.A}, ${nameOf("B")} ${entry.counts_as.B}`
-    : `${title}: ${entry.lines[0]}`;
+  const summary = entry.lost_by
+    ? `${title}: ${nameOf(entry.lost_by)} loses the game`
+    : entry.counts
+      ? `${title}: ${nameOf("A")} ${entry.counts_as.A}, ${nameOf("B")} ${entry.counts_as.B}`
+      : `${title}: ${entry.lines[0]}`;
   return h("details", { class: "mk-deal", testid: `deal-${entry.index}` },
     h("summary", {}, summary),
     h("div", { class: "mk-lines" }, entry.lines.map((l) => h("p", {}, l.trim()))));
@@ -333,8 +557,12 @@ function render() {
   $("stake-form").hidden = view.of_games;
   $("stakes-words").replaceChildren(...(view.stakes || []).map((l) => h("p", {}, l)));
   if (next) {
-    $("next-deal").textContent = next.words;
-    const names = { elder: nameOf(next.elder), younger: nameOf(next.younger) };
+    const p = draft.pending;
+    $("next-deal").textContent = p && p.out_of_turn && p.words ? p.words : next.words;
+    const names = roleNames();
+    const notes = draft.notes || [];
+    $("deal-notes").replaceChildren(...notes.map((n) => h("li", {}, n)));
+    $("deal-notes").hidden = !notes.length;
     for (const e of document.querySelectorAll("[data-role-name]")) {
       e.textContent = names[/** @type {HTMLElement} */ (e).dataset.roleName];
     }
@@ -344,6 +572,7 @@ function render() {
   }
   document.body.dataset.deals = String(played.length);
   renderDraft();
+  renderWrong();
 }
 
 async function settleStakes(event) {
@@ -433,6 +662,8 @@ function bind() {
   }
   $("deal").addEventListener("submit", scoreDeal);
   $("clear-deal").addEventListener("click", () => { draft = emptyDraft(); saveDraft(); clearErrors(); renderDraft(); });
+  $("wrong-rule").addEventListener("click", askRuling);
+  $("wrong-back").addEventListener("click", () => { wrongCase = null; clearErrors(); renderWrong(); });
   $("annul-deal").addEventListener("click", () => act("annul"));
   $("void-deal").addEventListener("click", () => act("void"));
   $("undo-deal").addEventListener("click", () => act("undo"));
@@ -443,6 +674,7 @@ function bind() {
 
 async function start() {
   bind();
+  loadCatalogue();
   const kept = load(DRAFT_KEY);
   if (kept && typeof kept === "object") draft = { ...emptyDraft(), ...kept };
   record = load(RECORD_KEY);
