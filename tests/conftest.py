@@ -1,4 +1,5 @@
-"""Fixtures shared by the web tests: a database file and a test client of the app on it."""
+"""Fixtures shared by the tests: a data directory for the saved parties; for the web tests, a database file and
+a test client of the app on it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,15 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from piquet.web.app import create_app
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test saves its parties (``piquet play`` without ``--record``) in a directory of its own, never in
+    the user's data directory."""
+    path = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("PIQUET_DATA_DIR", str(path))
+    return path
 
 
 @pytest.fixture

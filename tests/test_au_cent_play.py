@@ -499,7 +499,10 @@ def test_an_empty_answer_keeps_the_younger_hand(monkeypatch: pytest.MonkeyPatch)
     out = io.StringIO()
 
     def person(prompt: str = "") -> str:
-        return "" if "Discard (none, or 1 to" in out.getvalue().rstrip().splitlines()[-1] else "quit"
+        last = out.getvalue().rstrip().splitlines()[-1]
+        if "Discard (none, or 1 to" in last:
+            return ""
+        return "y" if "Keep your hand, discarding nothing and taking nothing in? (y/n)" in last else "quit"
 
     monkeypatch.setattr("builtins.input", person)
     assert run_play(args("--rules", "au-cent", "--seed", "3"), Console(file=out, width=100)) == 0

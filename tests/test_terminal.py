@@ -60,6 +60,8 @@ class Person:
         last = new.rstrip().splitlines()[-1] if new.strip() else ""
         if self.queue:
             return self.say(self.queue.pop(0))
+        if last.endswith("(y/n) ›"):  # confirming the exchange or a call of less than is held
+            return self.say("y")
         playing = any(w in last for w in ("Discard", "Lead", "Play to"))
         hint = re.search(r"Hint: \w+ (.*)", new)
         if hint and playing:
@@ -170,7 +172,7 @@ def test_bad_input_is_answered_and_asked_again(monkeypatch: pytest.MonkeyPatch, 
     extra = {1: ["XX", "", "AS KS QS JS 10S 9S"], 3: ["help", "score", "hand", "tricks", "11S"]}
     code, out, _ = play(monkeypatch, "--seed", "11", "--record", str(bad), extra=extra, revoke=True, foreign=True)
     assert code == 0
-    assert "'XX' is not a card" in out
+    assert "unknown command 'XX': type help" in out
     assert "Name the cards you put out" in out
     assert "Not allowed:" in out and "(Law 21)" in out  # six cards, or cards not held
     assert "revokes" in out and "must follow suit (Law 59" in out
@@ -215,7 +217,7 @@ def test_quit_halfway_and_resume_the_same_partie(monkeypatch: pytest.MonkeyPatch
     assert halves.read_text() == whole.read_text()
 
 
-def test_quit_before_any_deal_saves_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_quit_before_any_deal_saves_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, data_dir: Path) -> None:
     path = tmp_path / "game.json"
     for seed in range(40):  # a seed where the person wins the cut and is asked whether to deal
         out = io.StringIO()
@@ -225,8 +227,8 @@ def test_quit_before_any_deal_saves_nothing(monkeypatch: pytest.MonkeyPatch, tmp
             break
     else:
         pytest.fail("the person never won the cut")
-    assert "The partie is left unfinished." in out.getvalue()
-    assert not path.exists()
+    assert "The partie is left unfinished: nothing was played, nothing is saved." in out.getvalue()
+    assert not path.exists() and list(data_dir.iterdir()) == []
 
 
 def test_bad_options_and_bad_records(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

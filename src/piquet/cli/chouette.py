@@ -181,6 +181,10 @@ class ChouetteTable(TerminalTable):
             raise _Follow
         return text
 
+    def confirm(self, question: str, help_lines: Sequence[tuple[str, str]] = ()) -> bool:
+        """A suggestion binds nobody: only the person's own choice is confirmed."""
+        return self.advising is not None or super().confirm(question, help_lines)
+
     def advised(self, adviser: str, action: Action) -> None:
         """The computer adviser's suggestion, said before the person's next prompt."""
         self.heard = (adviser, action)

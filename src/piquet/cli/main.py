@@ -11,13 +11,19 @@ RULES_HELP = "rubicon (the default), four-deal, or au-cent with its agreements: 
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from piquet import __version__
+
     parser = argparse.ArgumentParser(prog="piquet", description="Rubicon Piquet by the 1896 Laws.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="play a partie against the computer in the terminal")
     play.add_argument("--seed", type=int, default=None, help="deal the same cards again")
-    play.add_argument("--record", metavar="FILE", help="save the record to FILE as the game goes")
-    play.add_argument("--resume", metavar="FILE", help="resume the partie saved in FILE")
+    play.add_argument("--record", metavar="FILE",
+                      help="save the record to FILE as the game goes (without it, the partie is saved in your "
+                           "data directory, or $PIQUET_DATA_DIR)")
+    play.add_argument("--resume", metavar="FILE", nargs="?", const="", default=None,
+                      help="resume the partie saved in FILE; without FILE, the last unfinished partie")
     play.add_argument("--rules", default=None,
                       help="rubicon (six deals, the default), four-deal, or au-cent (games of a hundred up)")
     play.add_argument("--agree", action="append", default=None, metavar="OPTION",

@@ -6,8 +6,13 @@ observation (``partie.observation("A")``), so the computer's cards appear only
 when the laws let him see them: played, called good or equal, or shown as a
 carte blanche.  The calling is told in the game's words (``words.Narrator``).
 Answers are read with ``input()``, so a game can be scripted; ``help`` at any
-prompt lists what may be typed and ``quit`` (or the end of input) saves the
-record, when one is kept, and leaves.
+prompt lists what may be typed, and ``quit``, Ctrl-C or the end of input leave,
+saying where the partie is saved: after every action, to ``--record FILE`` or
+in the user's data directory (``saves``), whence ``--resume`` alone carries on.
+Answers are read by ``answers``: each card named once, an unknown word told to
+type help, a long line never shown back whole.  What cannot be taken back is
+confirmed: the exchange (Law 24: the stock once touched, it stands), a call of
+less than is held, and at au cent an empty line that would keep the hand.
 
 At Piquet au cent (``--rules au-cent``, with ``--agree`` for its options) the
 table says what differs: the lower cut deals, by twos, with no choice; the
@@ -19,6 +24,7 @@ three games out of five, a double counting two (p. 16-20).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -30,6 +36,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from piquet.cli import saves
+from piquet.cli.answers import AnswerError, read_card, read_cards, shorten
 from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import (
     DIAMONDS,
@@ -37,14 +45,11 @@ from piquet.core.cards import (
     HEARTS,
     SUIT_MASKS,
     Card,
-    CardError,
     Mask,
     card_name,
     card_symbol,
     cards_of,
     mask_of,
-    parse_card,
-    parse_cards,
     rank_of,
     suit_of,
 )
@@ -63,6 +68,7 @@ from piquet.core.events import (
     CallSequence,
     CallSet,
     CallValue,
+    Trick,
 )
 from piquet.core.observation import Observation, first_card
 from piquet.core.partie import Partie, other_seat
@@ -70,7 +76,7 @@ from piquet.core.rules import RUBICON, Rules, rules_named
 from piquet.players.base import DECLARING, Player, SimplePlayer
 from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
 from piquet.players.runner import GameListener, PartieRunner, new_seed
-from piquet.records.record import RecordError, load_record, record_of, replay
+from piquet.records.record import PartieRecord, RecordError, load_record, record_of, replay
 from piquet.records.replay import deal_games, tally_words
 from piquet.talk.words import (
     SCORE_LABELS,
@@ -81,9 +87,9 @@ from piquet.talk.words import (
     cut_words,
     deal_words,
     dealer_words,
+    declaration_words,
     game_won_words,
     item_words,
-    narrate,
     number_words,
     partie_headline,
     settlement_words,
@@ -93,10 +99,10 @@ HUMAN, COMPUTER = "A", "B"
 _CATEGORY_NAMES = ("point", "sequences", "quatorzes and trios")
 _COMMON_HELP = (
     ("hand", "your hand, your discard and the cards taken in"),
-    ("score", "the score of this deal and of the partie"),
-    ("tricks", "the tricks played so far"),
+    ("score", "the score of this deal and the table of the partie"),
+    ("tricks", "the tricks played so far, and who won each"),
     ("hint", "what the computer would do in your place"),
-    ("quit", "stop here (the record is saved when you play with --record)"),
+    ("quit", "stop here: the partie is saved, and piquet play --resume carries on"),
 )
 _NONE = {"none", "nothing", "no", "n", "pass", "-"}
 _YES = {"y", "yes"}
@@ -184,6 +190,7 @@ class TerminalTable(GameListener):
         self.human_role = ELDER
         self.cut_winner = self.me
         self.save_failed = False
+        self.partie: Partie | None = None  # the partie of the deal in play, as the runner last showed it
         # Answers read from a file or a pipe are not echoed by the terminal: show them.
         self.echo = not sys.stdin.isatty() if echo is None else echo
 
@@ -234,7 +241,7 @@ class TerminalTable(GameListener):
                 self.say()
                 raise Quit from None
             if self.echo:
-                self.say(escape(line.strip()), style="bold")
+                self.say(escape(shorten(line.strip())), style="bold")
             text = line.strip()
             word = text.lower()
             if word in ("quit", "exit", "q"):
@@ -251,6 +258,18 @@ class TerminalTable(GameListener):
                 self.hint(obs)
             else:
                 return text
+
+    def confirm(self, question: str, help_lines: Sequence[tuple[str, str]] = ()) -> bool:
+        """Ask before a choice that cannot be taken back; ``y`` or ``n``, nothing else (Law 24: the stock once
+        touched, the exchange stands)."""
+        lines = (("y", "yes, do it"), ("n", "no: choose again"), *help_lines)
+        while True:
+            answer = self.ask(f"{question} (y/n)", help_lines=lines).lower()
+            if answer in _YES:
+                return True
+            if answer in ("n", "no"):
+                return False
+            self.error("Answer y or n.")
 
     def hint(self, obs: Observation) -> None:
         """What the advisor would do; if it cannot answer here, say so and play on."""
@@ -343,17 +362,25 @@ class TerminalTable(GameListener):
         prompt = f"Discard (none, or 1 to {most})" if may_keep else f"Discard (1 to {most})"
         while True:
             text = self.ask(prompt, obs, help_lines)
-            if may_keep and (not text or text.lower() in _NONE):
+            if may_keep and text.lower() in _NONE:
                 return Discard(0)
+            if may_keep and not text:
+                if self.confirm("Keep your hand, discarding nothing and taking nothing in?"):
+                    return Discard(0)
+                continue
             if not text:
                 self.error("Name the cards you put out, e.g. KS 8C 7C.")
                 continue
             try:
-                cards = parse_cards(text)
-            except CardError as e:
+                mask = mask_of(read_cards(text))
+            except AnswerError as e:
                 self.error(str(e))
                 continue
-            return Discard(mask_of(cards))
+            n = mask.bit_count()
+            if mask & ~obs.hand or not obs.min_discard <= n <= most:
+                return Discard(mask)  # the engine says why not, citing the law
+            if self.confirm(f"Discard {self.cards(mask)} and take in {number_words(n)}?"):
+                return Discard(mask)
 
     def ask_look(self, obs: Observation) -> Action:
         elder = obs.role == ELDER
@@ -417,11 +444,13 @@ class TerminalTable(GameListener):
             if text.lower() in _NONE:
                 return full_declarations(0)[category]  # nothing
             try:
-                cards = parse_cards(text)
-            except CardError as e:
+                action = _declaration(category, mask_of(read_cards(text)))
+            except AnswerError as e:
                 self.error(str(e))
                 continue
-            return _declaration(category, mask_of(cards))
+            question = _less_words(verb, category, action, full, obs)
+            if question is None or self.confirm(question):
+                return action
 
     def ask_play(self, obs: Observation, again: bool = False) -> Action:
         legal = [a for a in obs.legal_actions() if isinstance(a, Play)]
@@ -443,9 +472,9 @@ class TerminalTable(GameListener):
         while True:
             text = self.ask(prompt, obs, help_lines)
             try:
-                return Play(parse_card(text))
-            except CardError as e:
-                self.error(str(e) if text else "Name a card, e.g. AH.")
+                return Play(read_card(text))
+            except AnswerError as e:
+                self.error(str(e))
 
     # ------------------------------------------------------------ showing the deal
 
@@ -471,28 +500,52 @@ class TerminalTable(GameListener):
                  f"{self.name(self.them)} {count[them]}   tricks {won[me]}–{won[them]}", style="dim")
 
     def show_score(self, obs: Observation) -> None:
+        """``score``: this deal as called, and the table of the partie: each deal played and where it stands."""
         me, them = obs.role, 1 - obs.role
         count = self.narrator.count
         self.say(f"This deal, as called: {self.name(self.me)} {count[me]}, {self.name(self.them)} {count[them]}.")
-        if obs.partie is not None and obs.rules.partie_of_games:
-            p = obs.partie
+        if obs.partie is None:
+            return
+        p, before = obs.partie, obs.partie.deal_number - 1
+        if self.partie is not None and before:
+            self.show_partie_card(self.partie, upto=before)
+        if obs.rules.partie_of_games:
             self.say(f"Game {p.game_number} before this deal: {self.game_line(p.scores, p.games)}"
                      "   (a hundred up; three games out of five, a double counting two).")
-        elif obs.partie is not None:
-            s = obs.partie.scores
+        else:
+            s = p.scores
             self.say(f"The partie before this deal: {self.name(self.me)} {s.get(self.me, 0)}, "
-                     f"{self.name(self.them)} {s.get(self.them, 0)} (deal {obs.partie.deal_number} "
-                     f"of {obs.partie.deals_in_partie}).")
+                     f"{self.name(self.them)} {s.get(self.them, 0)} (deal {p.deal_number} "
+                     f"of {p.deals_in_partie}).")
 
     def show_tricks(self, obs: Observation) -> None:
-        lines = [ln for ln in narrate(obs.events, self.role_names) if ln.kind in ("play", "trick")]
-        if not lines:
+        """``tricks``: each trick of the deal, the card each player played to it, the card led first, and who
+        won it (Law 60: the higher card of the suit led wins)."""
+        tricks = [e for e in obs.events if isinstance(e, Trick)]
+        if not tricks and obs.lead < 0:
             self.say("No card has been played yet.")
-        rows: dict[int, list[str]] = {}
-        for ln in lines:
-            rows.setdefault(ln.trick or 0, []).append(self.render(ln).rstrip("."))
-        for number, said in rows.items():
-            self.say(f"  {number:>2}. {', '.join(said)}.")
+            return
+        me = obs.role
+        table = Table(box=box.SIMPLE, padding=(0, 1))
+        table.add_column("Trick", justify="right")
+        table.add_column(self.name(self.me))
+        table.add_column(self.name(self.them))
+        table.add_column("Won by")
+
+        def played(c: Card, led: bool) -> str:
+            return self.card(c) + (" (led)" if led else "")
+
+        for t in tricks:
+            mine, theirs = (t.lead, t.follow) if t.leader == me else (t.follow, t.lead)
+            table.add_row(str(t.number), played(mine, t.leader == me), played(theirs, t.leader != me),
+                          escape(self.name(self.me if t.winner == me else self.them)))
+        if obs.lead >= 0:
+            mine_led = obs.to_move != me
+            cell = played(obs.lead, True)
+            table.add_row(str(obs.trick), cell if mine_led else "", "" if mine_led else cell, "[dim]to play[/]")
+        self.console.print(table)
+        won = obs.tricks_won
+        self.say(f"Tricks won: {self.name(self.me)} {won[me]} · {self.name(self.them)} {won[1 - me]}")
 
     # ------------------------------------------------------------ the listener
 
@@ -511,6 +564,7 @@ class TerminalTable(GameListener):
         elder_seat = partie.seat(index, ELDER)
         self.role_names = (self.name(elder_seat), self.name(partie.seat(index, YOUNGER)))
         self.human_role = partie.role(index, self.me)
+        self.partie = partie
         self.narrator = Narrator(self.role_names)
         self.told = 0
         self.say()
@@ -664,29 +718,33 @@ class TerminalTable(GameListener):
         self.say(escape(game_won_words(game.won, partie.deals[index], self.names)) + ".", style="bold")
         self.say(escape(tally_words(partie.games(), self.names)))
 
-    def show_partie_card(self, partie: Partie) -> None:
-        """The partie's score card: each deal as it counts, and the totals (at Piquet au cent, the games)."""
+    def show_partie_card(self, partie: Partie, upto: int | None = None) -> None:
+        """The partie's score card: each deal as it counts, and the totals (at Piquet au cent, the games); with
+        ``upto``, the deals before that one (``score`` in the middle of a deal)."""
+        shown = range(len(partie.deals) if upto is None else upto)
         if partie.rules.partie_of_games:
-            self.show_games_card(partie)
+            self.show_games_card(partie, shown)
             return
-        total = partie.scores
+        scores = [partie.deal_score(i) for i in shown]
+        total = {seat: sum(s[seat] for s in scores) for seat in (self.me, self.them)}
         table = Table(box=box.SIMPLE, show_footer=True)
         table.add_column("Deal", justify="right", footer="Total")
         table.add_column("Dealer")
         table.add_column(self.name(self.me), justify="right", footer=str(total[self.me]))
         table.add_column(self.name(self.them), justify="right", footer=str(total[self.them]))
-        for i in range(len(partie.deals)):
-            s = partie.deal_score(i)
+        for i, s in zip(shown, scores, strict=True):
             note = "" if partie.deals[i].is_over else " (unfinished)"
             table.add_row(f"{i + 1}{note}", self.name(partie.dealer(i)), str(s[self.me]), str(s[self.them]))
         self.console.print(table)
 
-    def show_games_card(self, partie: Partie) -> None:
+    def show_games_card(self, partie: Partie, shown: range | None = None) -> None:
         """Piquet au cent: each deal with its game and the game's score after it, then the games won (p. 20)."""
         table = Table(box=box.SIMPLE)
         for title in ("Deal", "Game", "Dealer", self.name(self.me), self.name(self.them), "The game"):
             table.add_column(title, justify="left" if title in ("Dealer", "The game") else "right")
-        for i, g in enumerate(deal_games(partie)):
+        games = deal_games(partie)
+        shown = range(len(games)) if shown is None else shown
+        for i, g in zip(shown, games, strict=False):
             s = partie.deal_score(i)
             note = "" if partie.deals[i].is_over else " (unfinished)"
             if g.won is not None:
@@ -694,7 +752,7 @@ class TerminalTable(GameListener):
             table.add_row(str(i + 1), str(g.number), self.name(partie.dealer(i)), str(s[self.me]),
                           str(s[self.them]), escape(f"{g.scores[self.me]} to {g.scores[self.them]}{note}"))
         self.console.print(table)
-        self.say(escape(tally_words(partie.games(), self.names)))
+        self.say(escape(tally_words([g for g in partie.games() if g.last_deal < len(shown)], self.names)))
 
     def show_settlement(self, partie: Partie) -> None:
         names = {seat: self.name(seat) for seat in (self.me, self.them)}
@@ -736,6 +794,32 @@ def _declaration(category: int, cards: Mask) -> Action:
     return DeclareSets(tuple(by_rank.values()))
 
 
+def _less_words(verb: str, category: int, action: Action, full: Action, obs: Observation) -> str | None:
+    """The question put when the cards named declare less than the hand holds, a sinking perhaps by mistake
+    (p. 93): ``Call only two? Your point is five.``; None when they declare it all, or when the engine will
+    refuse them (it then says why)."""
+    named, whole = _items(action), _items(full)
+    if not named or not whole or frozenset(named) not in {frozenset(_items(a)) for a in obs.legal_actions()}:
+        return None
+    if category == POINT:
+        (mine,), (best,) = named, whole
+        if point_key(mine) >= point_key(best):
+            return None
+        n, m = mine.bit_count(), best.bit_count()
+        if n < m:
+            return f"{verb} only {number_words(n)}? Your point is {number_words(m)}."
+        return f"{verb} a point making {number_words(point_key(mine)[1])}? Yours makes " \
+               f"{number_words(point_key(best)[1])}."
+    if set(named) == set(whole):
+        return None
+    assert isinstance(action, DeclareSequences | DeclareSets) and isinstance(full, DeclareSequences | DeclareSets)
+    return f"{verb} only {_uncap(declaration_words(action))}? You hold {_uncap(declaration_words(full))}."
+
+
+def _uncap(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
 def _below_call(obs: Observation, category: int, best: Mask) -> bool:
     """Whether the elder's call beats the best the younger holds, whatever he declares.
 
@@ -768,30 +852,46 @@ def _computer_level(players: dict[str, str] | None) -> str | None:
 
 
 def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
-    """``piquet play``: a partie against the computer; 0 when it ends or is left, 2 for bad options."""
+    """``piquet play``: a partie against the computer; 0 when it ends or is left, 2 for bad options.
+
+    The partie is saved after every action: to ``--record FILE``, to the file resumed, or else to the user's
+    data directory (``saves``); ``--resume`` with no file carries on the last unfinished partie.
+    """
     console = console or Console(highlight=False)
 
     def fail(message: str) -> int:
         console.print(f"piquet play: {escape(message)}", style="red", highlight=False)
         return 2
 
+    def note(text: str) -> None:
+        console.print(escape(text), style="italic", highlight=False)
+
     partie: Partie | None = None
-    saved: dict[str, str] | None = None
+    record: PartieRecord | None = None
     seed: int | None = ns.seed
     resume: str | None = ns.resume
+    if resume == "":  # --resume with no file: the last unfinished partie
+        found = saves.last_unfinished()
+        if found is None:
+            return fail(f"no unfinished partie to resume (they are saved in {saves.parties_dir()}); "
+                        "start one with: piquet play")
+        resume = str(found)
     if resume:
         try:
             record = load_record(resume)
             partie = replay(record)
         except RecordError as e:
             return fail(f"{resume}: {e}")
-        saved = record.players
         if record.seed is None:
-            console.print("The record has no seed: the deals to come are dealt afresh.", style="italic")
+            note("The record has no seed: the deals to come are dealt afresh.")
         elif seed is not None and seed != record.seed:
-            console.print(f"The record's seed {record.seed} is used, not {seed}.", style="italic")
+            note(f"The record's seed {record.seed} is used, not {seed}.")
         seed = record.seed
-    level = ns.level or _computer_level(saved) or DEFAULT_LEVEL
+    # The names in force where the partie goes on: the record's, as its deals changed them.
+    here = 0 if partie is None else len(partie.deals) - (1 if partie.current is not None else 0)
+    saved = None if record is None else record.players_at(here)
+    was = _computer_level(saved)
+    level = ns.level or was or DEFAULT_LEVEL
     agree: list[str] = getattr(ns, "agree", None) or []
     try:
         wanted = rules_named(ns.rules or ("rubicon" if partie is None else partie.rules.name), agree)
@@ -808,44 +908,65 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     if ns.record and not resume and os.path.exists(ns.record):
         console.print(f"{escape(ns.record)} exists and will be replaced (--resume continues a saved partie).",
                       style="italic", highlight=False)
+    own_file = path is None  # saved in the data directory, found again by --resume alone
+    save_path = str(saves.new_partie_path()) if path is None else path
     the_seed = new_seed() if seed is None else seed
     human = ns.name or (saved or {}).get(HUMAN) or "You"
-    record_names = {HUMAN: human, COMPUTER: f"Computer ({level})"}
+    names_now = {HUMAN: human, COMPUTER: f"Computer ({level})"}
+    # The record's names stay those of its first deals; a change on resuming is recorded from the deal on.
+    record_names = names_now if record is None or record.players is None else dict(record.players)
+    deal_players = {} if record is None else {i: d.players for i, d in enumerate(record.deals) if d.players}
+    changed = {seat: name for seat, name in names_now.items() if saved is not None and saved.get(seat) != name}
+    if record is not None and record.players is not None and changed:
+        deal_players[here] = {**deal_players.get(here, {}), **changed}
+    remembered = False
 
     def save(p: Partie) -> None:
-        assert path is not None
-        save_atomically(path, record_of(p, players=record_names, seed=the_seed).to_json())
+        nonlocal remembered
+        if own_file:
+            os.makedirs(os.path.dirname(save_path), exist_ok=True)
+        save_atomically(save_path, record_of(p, players=record_names, seed=the_seed,
+                                             deal_players=deal_players).to_json())
+        if not remembered:
+            remembered = True
+            with contextlib.suppress(OSError):  # --resume alone still finds the parties of the data directory
+                saves.remember(save_path)
 
-    table = TerminalTable(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols,
-                          save=save if path else None, rules=rules)
+    table = TerminalTable(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols, save=save, rules=rules)
     console.print(f"[bold]{rules.title}[/]: {escape(human)} against the computer ({level}). "
                   f"Seed {the_seed}.", highlight=False)
     console.print("Cards are named rank then suit: AS, 10H, QC, 7D. Type [bold]help[/] at any prompt.",
                   highlight=False)
     if partie is not None:
         console.print(f"Resuming the partie saved in {escape(resume or '')}.", highlight=False)
+        if was is not None and was != level and not partie.is_finished:
+            console.print(f"[bold]The computer now plays at {level}, not {was}[/]: the record keeps {was} for "
+                          f"what was played, and notes {level} from deal {here + 1} on.", highlight=False)
         if any(d.is_over for d in partie.deals):
             table.show_partie_card(partie)
+    else:
+        note(f"The partie is saved as it goes, in {save_path}.")
+    carry_on = "piquet play --resume" + ("" if own_file or saves.in_data_dir(save_path) else f" {save_path}")
     runner = PartieRunner({HUMAN: table, COMPUTER: computer}, the_seed, rules, partie, listener=table)
     try:
         runner.run()
     except ComputerFailed as e:
         console.print(f"The partie cannot go on: {escape(str(e).rstrip('.'))}.", style="red", highlight=False)
-        if path is not None and runner.partie is not None and runner.partie.deals and not table.save_failed:
-            console.print(f"Saved to {escape(path)}. Carry on with another level: piquet play --resume "
-                          f"{escape(path)} --level simple", highlight=False)
+        if runner.partie is not None and runner.partie.deals and not table.save_failed:
+            console.print(f"Saved to {escape(save_path)}. Carry on with another level: "
+                          f"{escape(carry_on)} --level simple", highlight=False)
         return 1
     except (Quit, KeyboardInterrupt) as stop:
         started = runner.partie is not None and bool(runner.partie.deals)
-        if started and path is not None and not table.save_failed:
+        if started and not table.save_failed:
             if isinstance(stop, Quit):
                 assert runner.partie is not None
                 table.save_now(runner.partie)  # already saved after the last action; once more
-            console.print(f"Saved to {escape(path)}. Carry on with: piquet play --resume {escape(path)}",
-                          highlight=False)
+            console.print(f"Saved to {escape(save_path)}. Carry on with: {escape(carry_on)}", highlight=False)
+        elif started:
+            console.print("The partie is left unfinished: it could not be saved.", highlight=False)
         else:
-            keep = "" if path is not None else " (play with --record FILE to keep a partie)"
-            console.print(f"The partie is left unfinished{keep}.", highlight=False)
+            console.print("The partie is left unfinished: nothing was played, nothing is saved.", highlight=False)
         if isinstance(stop, KeyboardInterrupt):
             return 130
     return 0

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
@@ -186,6 +186,9 @@ class DealRecord:
     play: tuple[Card, ...] = ()
     #: Project field: the irregularities of the deal and the remedies chosen (Laws 25-58), in order.
     irregularities: tuple[Ruled, ...] = ()
+    #: Project field: the players' names from this deal on, where they changed during the partie (``piquet play
+    #: --resume --level``: the computer's level is in its name); absent, the names in force go on.
+    players: dict[str, str] | None = None
 
 
 @dataclass
@@ -200,6 +203,15 @@ class PartieRecord:
     deal_by: int | None = None
     #: Piquet au cent's options by agreement (p. 19), by their canonical names: "small-cards", "fours".
     agreements: tuple[str, ...] = ()
+
+    def players_at(self, index: int) -> dict[str, str] | None:
+        """The players' names in force at deal ``index`` (from 0): the record's, as the deals up to it change
+        them (their ``players``)."""
+        names = None if self.players is None else dict(self.players)
+        for d in self.deals[:index + 1]:
+            if d.players is not None:
+                names = {**(names or {}), **d.players}
+        return names
 
     @property
     def rules_in_force(self) -> Rules:
@@ -296,6 +308,7 @@ def _write_ruled(r: Ruled, indent: int) -> str:
 def _write_deal(d: DealRecord, indent: int) -> str:
     items: list[tuple[str, str]] = [
         ("dealer", json.dumps(d.dealer)),
+        *([("players", json.dumps(d.players, ensure_ascii=False))] if d.players is not None else []),
         ("elder", _cards_json(d.elder)),
         ("younger", _cards_json(d.younger)),
         ("stock", _cards_json(d.stock)),
@@ -343,13 +356,14 @@ def _write_partie(r: PartieRecord) -> str:
 
 _TOP_KEYS = {"format", "rules", "agreements", "players", "deals", "seed", "deal_by"}
 _DEAL_KEYS = {"dealer", "elder", "younger", "stock", "elder_discard", "younger_discard",
-              "younger_looks_at_left", "elder_looks_at_left", "calls", "play", "irregularities"}
+              "younger_looks_at_left", "elder_looks_at_left", "calls", "play", "irregularities", "players"}
 _STEP_NAMES = {
     "dealer": "dealer", "elder": "elder's cards", "younger": "younger's cards", "stock": "the stock",
     "elder_discard": "elder's discard", "younger_discard": "younger's discard",
     "elder_looks_at_left": "elder's look at the cards left",
     "younger_looks_at_left": "younger's look at the cards left", "calls": "calls", "play": "play",
     "irregularities": "irregularities",
+    "players": "players",
 }
 
 
@@ -505,11 +519,17 @@ def _read_deal(value: object, n: int) -> DealRecord:
             raise RecordError(f"'irregularities' is a list of rulings, found {_kind(raw_irregular)}", n,
                               "irregularities")
         irregularities = tuple(_read_ruled(x, n, k) for k, x in enumerate(raw_irregular, 1))
+    players = value.get("players")
+    if players is not None and (not isinstance(players, dict) or any(
+            k not in SEATS or not isinstance(v, str) for k, v in players.items())):
+        raise RecordError("players are the names of seats A and B, as {\"B\": \"Computer (expert)\"}", n,
+                          "players")
     return DealRecord(
         dealer=dealer, elder=cards["elder"], younger=cards["younger"], stock=cards["stock"],
         elder_discard=discards["elder_discard"], younger_discard=discards["younger_discard"],
         younger_looks_at_left=looks["younger_looks_at_left"],
         elder_looks_at_left=looks["elder_looks_at_left"], calls=calls, play=play, irregularities=irregularities,
+        players=players,
     )
 
 
@@ -1094,13 +1114,19 @@ def _catalogue_ruling(rules: Rules, law: str, role: int, want: str,
     raise ValueError(f"no ruling of the laws gives the {ROLES[role]} hand's irregular step ({law or 'no law'})")
 
 
-def record_of(partie: Partie, players: dict[str, str] | None = None, seed: int | None = None) -> PartieRecord:
-    """The record of a partie so far, the deal in progress included."""
+def record_of(partie: Partie, players: dict[str, str] | None = None, seed: int | None = None,
+              deal_players: Mapping[int, dict[str, str]] | None = None) -> PartieRecord:
+    """The record of a partie so far, the deal in progress included; ``deal_players``: by deal (from 0), the
+    names that change from that deal on."""
+    deals = [deal_record(d, partie.dealer(i)) for i, d in enumerate(partie.deals)]
+    for i, names in (deal_players or {}).items():
+        if i < len(deals):
+            deals[i].players = dict(names)
     return PartieRecord(
         rules=partie.rules.name,
         agreements=partie.rules.agreements,
         players=None if players is None else dict(players),
-        deals=[deal_record(d, partie.dealer(i)) for i, d in enumerate(partie.deals)],
+        deals=deals,
         seed=seed,
         deal_by=None if partie.deal_by == 2 else partie.deal_by,
     )

@@ -178,6 +178,8 @@ class _Writer:
         self.out = out
         players = record.players or {}
         self.names = {seat: players.get(seat) or seat for seat in ("A", "B")}
+        #: Names that change from a deal on (``piquet play --resume --level``): told at that deal.
+        self.changes = {i: d.players for i, d in enumerate(record.deals) if d.players}
 
     def label(self, seat: str) -> str:
         name = self.names[seat]
@@ -211,6 +213,8 @@ class _Writer:
         which = f"Deal {i + 1} of {p.deals_needed}{double}" if game is None else \
             f"Deal {i + 1} (game {game.number}, deal {game.deal})"
         self.say(f"{which}: {self.label(p.dealer(i))} deals; {self.label(seats[ELDER])} is elder hand.")
+        for seat, name in sorted(self.changes.get(i, {}).items()):
+            self.say(f"  From this deal on, {seat} is {name}.")
         if game is not None and d.game is not None:
             before = dict(zip(seats, d.game, strict=True))
             if game.deal == 1:
@@ -237,7 +241,7 @@ class _Writer:
             for c in d.taken(role):
                 taken |= 1 << c
             held.append(d.dealt[role] | taken)
-        self.talk(d, names, (held[0], held[1]), told)
+        self.talk(d, names, (held[0], held[1]), seats, told)
         if d.game_won is not None and d.trick <= 12:
             self.say(f"  Deal {i + 1} stops there: the game is won, and the rest is not played (p. 20).")
         elif d.is_over:
@@ -247,7 +251,7 @@ class _Writer:
             if d.phase == Phase.PLAY:
                 waiting = f"trick {d.trick}, {names[d.to_move or 0]} to play"
             self.say(f"  Deal {i + 1} is unfinished: the record stops with {waiting}. Scores so far:")
-        self.deal_card(d, names, mult)
+        self.deal_card(d, seats, mult)
         if game is not None:
             self.game_after(d, game)
 
@@ -261,25 +265,29 @@ class _Writer:
         self.say(f"  {game_won_words(game.won, d, self.names)}.")
         self.say(f"  {tally_words(self.partie.games()[:game.number], self.names)}")
 
-    def talk(self, d: Deal, names: tuple[str, str], held: tuple[Mask, Mask],
-             told: dict[tuple[str, int], str] | None = None) -> None:
-        """The table talk of the deal, with the play a line a trick and the running score; ``told``: the words
-        of the rulings on an irregular exchange or a penalty, by the kind of event and role they go with."""
-        told = told or {}
+    def talk(self, d: Deal, names: tuple[str, str], held: tuple[Mask, Mask], seats: tuple[str, str],
+             rulings: dict[tuple[str, int], str] | None = None) -> None:
+        """The table talk of the deal, with the play a line a trick and the running score (A's, then B's);
+        ``rulings``: the words of the rulings on an irregular exchange or a penalty, by the kind of event and role
+        they go with."""
+        rulings = rulings or {}
+        first = ELDER if seats[ELDER] == "A" else YOUNGER
         narrator = Narrator(names, held)
         trick: list[str] = []
         number = 0
         interrupted = False
+        # The deal's lines, each trick's with the running score after it: the score is put in one column,
+        # to the right of the longest trick, once the deal is told.
+        told: list[tuple[str, str | None]] = []
 
         def flush(score: bool = True) -> None:
             nonlocal interrupted
             if not trick:
                 return
             head = " " * 9 if interrupted else f"Trick {number:>2}:"
-            text = f"  {head} {', '.join(trick)}"
-            if score:  # the running score in a column, or two spaces after a long trick
-                text = f"{text:<{max(72, len(text) + 2)}}{names[0]} {narrator.count[0]}, {names[1]} {narrator.count[1]}"
-            self.say(text)
+            count = narrator.count
+            running = f"{names[first]} {count[first]}, {names[1 - first]} {count[1 - first]}" if score else None
+            told.append((f"  {head} {', '.join(trick)}", running))
             interrupted = not score
             trick.clear()
 
@@ -302,32 +310,38 @@ class _Writer:
             flush(score=line.kind == "count")
             if line.kind == "exchange":
                 e = next(e for e in d.events if isinstance(e, Exchange) and e.role == line.role)
-                self.say(f"  {_exchange(d, e, names)}")
+                told.append((f"  {_exchange(d, e, names)}", None))
             elif line.kind == ODD_EXCHANGE:
                 odd = next(e for e in d.events if isinstance(e, OddExchange) and e.role == line.role)
-                self.say(f"  {_odd_exchange(d, odd, names)}")
-                if (ODD_EXCHANGE, line.role) in told:
-                    self.say(f"  {told[ODD_EXCHANGE, line.role]}")
+                told.append((f"  {_odd_exchange(d, odd, names)}", None))
+                if (ODD_EXCHANGE, line.role) in rulings:
+                    told.append((f"  {rulings[ODD_EXCHANGE, line.role]}", None))
             elif line.kind == PENALTY:
-                if (PENALTY, line.role) in told:
-                    self.say(f"  {told[PENALTY, line.role]}")
-                self.say(f"  {line.text}")
+                if (PENALTY, line.role) in rulings:
+                    told.append((f"  {rulings[PENALTY, line.role]}", None))
+                told.append((f"  {line.text}", None))
             elif line.speaker is not None:
-                self.say(f"    {names[line.speaker]}: \"{line.text}\"")
+                told.append((f"    {names[line.speaker]}: \"{line.text}\"", None))
             else:
-                self.say(f"  {line.text}")
+                told.append((f"  {line.text}", None))
         flush()
+        column = max([72] + [len(text) + 3 for text, running in told if running is not None])
+        for text, running in told:
+            self.say(text if running is None else f"{text:<{column}}{running}")
 
-    def deal_card(self, d: Deal, names: tuple[str, str], mult: int) -> None:
-        w = max(len(n) for n in names) + 2
-        self.say(f"  {'':<20}{names[ELDER]:>{w}}{names[YOUNGER]:>{w}}")
+    def deal_card(self, d: Deal, seats: tuple[str, str], mult: int) -> None:
+        """The deal's score card, headed by the players' names, in the same order every deal (A, then B)."""
+        a, b = self.names["A"], self.names["B"]
+        ra, rb = (ELDER, YOUNGER) if seats[ELDER] == "A" else (YOUNGER, ELDER)
+        w = max(len(a), len(b)) + 2
+        self.say(f"  {'':<20}{a:>{w}}{b:>{w}}")
         for k, label in enumerate(_ROWS):
-            e, y = d.scores[ELDER][k], d.scores[YOUNGER][k]
-            if e or y or k in (1, 2, 3, 4, 5):
-                self.say(f"  {label:<20}{e:>{w}}{y:>{w}}")
-        self.say(f"  {'total':<20}{d.total(ELDER):>{w}}{d.total(YOUNGER):>{w}}")
+            x, y = d.scores[ra][k], d.scores[rb][k]
+            if x or y or k in (1, 2, 3, 4, 5):
+                self.say(f"  {label:<20}{x:>{w}}{y:>{w}}")
+        self.say(f"  {'total':<20}{d.total(ra):>{w}}{d.total(rb):>{w}}")
         if mult > 1:
-            self.say(f"  {'in the partie':<20}{d.total(ELDER) * mult:>{w}}{d.total(YOUNGER) * mult:>{w}}")
+            self.say(f"  {'in the partie':<20}{d.total(ra) * mult:>{w}}{d.total(rb) * mult:>{w}}")
 
     # ------------------------------------------------------------ the partie
 
@@ -335,14 +349,15 @@ class _Writer:
         p = self.partie
         a, b = self.names["A"], self.names["B"]
         w = max(len(a), len(b)) + 2
+        dw = max(8, w)
         self.say("The partie:")
-        self.say(f"  {'deal':<6}{'dealer':<8}{a:>{w}}{b:>{w}}")
+        self.say(f"  {'deal':<6}{'dealer':<{dw}}{a:>{w}}{b:>{w}}")
         for i in range(len(p.deals)):
             ds = p.deal_score(i)
             flag = "" if p.deals[i].is_over else "  (unfinished)"
-            self.say(f"  {i + 1:<6}{p.dealer(i):<8}{ds['A']:>{w}}{ds['B']:>{w}}{flag}")
+            self.say(f"  {i + 1:<6}{self.names[p.dealer(i)]:<{dw}}{ds['A']:>{w}}{ds['B']:>{w}}{flag}")
         sc = p.scores
-        self.say(f"  {'total':<14}{sc['A']:>{w}}{sc['B']:>{w}}")
+        self.say(f"  {'total':<{6 + dw}}{sc['A']:>{w}}{sc['B']:>{w}}")
         played = sum(1 for d in p.deals if d.is_over)
         names = {seat: self.label(seat) for seat in ("A", "B")}
         self.say(settlement_words(p.settlement(), sc, p.rules, names, played, p.deals_needed))
@@ -353,8 +368,9 @@ class _Writer:
         p = self.partie
         a, b = self.names["A"], self.names["B"]
         w = max(len(a), len(b)) + 2
+        dw = max(8, w)
         self.say("The partie, three games out of five, a double counting two (p. 20):")
-        self.say(f"  {'deal':<6}{'game':<6}{'dealer':<8}{a:>{w}}{b:>{w}}   the game")
+        self.say(f"  {'deal':<6}{'game':<6}{'dealer':<{dw}}{a:>{w}}{b:>{w}}   the game")
         for i, g in enumerate(games):
             ds = p.deal_score(i)
             if g.won is not None:
@@ -363,7 +379,7 @@ class _Writer:
                 note = f"{who} {'win' if who == 'You' else 'wins'} game {g.number}{double}"
             else:
                 note = "unfinished" if not p.deals[i].is_over else ""
-            self.say(f"  {i + 1:<6}{g.number:<6}{p.dealer(i):<8}{ds['A']:>{w}}{ds['B']:>{w}}   "
+            self.say(f"  {i + 1:<6}{g.number:<6}{self.names[p.dealer(i)]:<{dw}}{ds['A']:>{w}}{ds['B']:>{w}}   "
                      f"{g.scores['A']} to {g.scores['B']}{'  ' + note if note else ''}")
         self.say(f"  {tally_words(p.games(), self.names)}")
         played = sum(1 for d in p.deals if d.is_over)
