@@ -564,6 +564,97 @@ def test_an_irregularity_after_the_partie(client: TestClient) -> None:
     assert wrong(client, doc, "revoke", {"offender": "elder"}, "take-back")["record"] == doc["record"]
 
 
+# ---------------------------------------------------------------- the calls' suits and a call not held
+#
+# Case IV (p. 22): "A calls a point headed by ace, and two tierce majors in other suits ... B cannot reckon three
+# knaves"; Case II (p. 21): "A calls three kings, which B allows to be good.  It is presently discovered that A
+# has not three kings.  B then claims to reckon four tens. ... Yes."
+
+#: Ann (elder) calls five to the ace of spades, good, and tierce majors in hearts and clubs, good; Bob would
+#: reckon three knaves; six tricks each.
+CASE_IV: dict[str, Any] = {
+    "declared": {"elder": {"point": {"cards": 5, "suit": "S", "head": "A"},
+                           "sequences": [{"length": 3, "head": "A", "suit": "H"},
+                                         {"length": 3, "head": "A", "suit": "C"}]},
+                 "replies": {"point": "good", "sequences": "good"},
+                 "younger": {"sets": [{"size": 3, "rank": "J"}]}},
+    "tricks": {"elder": 6}, "play_points": {"elder": 7, "younger": 7}}
+
+
+def test_case_iv_through_the_api(client: TestClient) -> None:
+    """With the suits entered the cards shown make three aces: the knaves are refused by the field of the
+    quatorzes and trios, citing Case IV, and the partie is unchanged; without them, nothing is barred."""
+    doc = begin(client)
+    err = add(client, doc, CASE_IV, 422)
+    assert (err["field"], err["law"]) == ("sets", "Law 56, Case IV")
+    assert err["error"].startswith("the younger cannot reckon three knaves: the cards the elder has shown make "
+                                   "three aces")
+    assert post(client, {"action": "state", "record": doc["record"]}) == doc
+    # B's course is to play a card, saying nothing about knaves: Ann 5 + 6 + 7, Bob 7.
+    silent = {**CASE_IV, "declared": {**CASE_IV["declared"], "younger": {}}}
+    done = add(client, doc, silent)
+    assert done["state"]["deals"][-1]["totals"] == {"A": 18, "B": 7}
+    assert done["record"]["deals"][0]["declared"]["elder"] == CASE_IV["declared"]["elder"]
+    # A sequence a point shown makes is barred by the field of the sequences: fifty-one is a quint major.
+    quint = {"declared": {"elder": {"point": {"cards": 5, "value": 51}}, "replies": {"point": "good"},
+                          "younger": {"sequences": [{"length": 5, "head": "K"}]}},
+             "tricks": {"elder": 6}, "play_points": {"elder": 7, "younger": 7}}
+    err = add(client, doc, quint, 422)
+    assert (err["field"], err["law"]) == ("sequences", "Law 56, Case IV") and "a quint major" in err["error"]
+    # Without the suits, the tierces may lie in the point's suit: two aces are sure, and the knaves are good.
+    bare = json.loads(json.dumps(CASE_IV))
+    del bare["declared"]["elder"]["point"]["suit"]
+    for s in bare["declared"]["elder"]["sequences"]:
+        del s["suit"]
+    assert add(client, doc, bare)["state"]["deals"][-1]["totals"] == {"A": 18, "B": 10}
+
+
+def test_case_ii_through_the_api(client: TestClient) -> None:
+    """``wrong`` on a call of what is not held (Law 54), the penalty or its waiver, answers whose call the page
+    marks "not held" and what to do, for the hands as spoken and as quick scores; the deal then sent with
+    ``"held": false`` scores the adversary's good (Case II).  Another penalty asks no such thing."""
+    doc = begin(client)
+    facts = {"offender": "elder", "allowed": True, "played_since": True, "misnomer": False, "impossible": False}
+    w = wrong(client, doc, "overcall", facts, "reckons-nothing")
+    assert w["record"] == doc["record"]
+    assert w["applied"]["not_held"] == {
+        "role": "elder", "name": "Ann",
+        "calls": "Mark which of Ann's calls he does not hold: that call is void, and Bob reckons what he has good "
+                 "against Ann's correct calls (Law 54, Case II).",
+        "scores": "Entered as quick scores, the hands' scores are entered as reckoned: Bob's with what he has good "
+                  "against Ann's correct calls (Law 54, Case II)."}
+    kings = {"declared": {"elder": {"sets": [{"size": 3, "rank": "K", "held": False}]}, "replies": {"sets": "good"},
+                          "younger": {"sets": [{"size": 4, "rank": "10"}]}},
+             "tricks": {"elder": 6}, "play_points": {"elder": 7, "younger": 7}}
+    done = add(client, w, {**kings, "reckons_nothing": w["applied"]["pending"]["reckons_nothing"]})
+    last = done["state"]["deals"][-1]
+    assert last["totals"] == {"A": 0, "B": 21}
+    assert any("Ann called three kings, which he does not hold" in line for line in last["lines"])
+    deal = done["record"]["deals"][0]
+    assert deal["declared"]["elder"]["sets"] == [{"size": 3, "rank": "K", "held": False}]
+    assert deal["reckons_nothing"] == ["elder"]
+    partie = marked_from_json(json.dumps(done["record"]))
+    assert partie.scores == {"A": 0, "B": 21}
+    # The kings held, Bob's four tens contradict his "good": refused by the field of the quatorzes and trios.
+    held = json.loads(json.dumps(kings))
+    del held["declared"]["elder"]["sets"][0]["held"]
+    err = add(client, w, held, 422)
+    assert (err["field"], err["law"]) == ("sets", "Law 64") and "the reply to the sets is not good" in err["error"]
+    # The waiver asks the same; the elder then reckons what he holds (his play), the younger his tens.
+    w = wrong(client, doc, "overcall", facts, "waive")
+    assert w["applied"]["not_held"]["role"] == "elder"
+    pending = w["applied"]["pending"]
+    done = add(client, w, {**kings, "reckons_nothing": pending["reckons_nothing"], "waived": pending["waived"]})
+    assert done["state"]["deals"][-1]["totals"] == {"A": 7, "B": 21}
+    # The younger in error: his call is the one to mark.
+    w = wrong(client, doc, "overcall", facts | {"offender": "younger"}, "reckons-nothing")
+    assert (w["applied"]["not_held"]["role"], w["applied"]["not_held"]["name"]) == ("younger", "Bob")
+    # No call not held: nothing to mark.
+    for kind, f, remedy in (("took-more", {"offender": "younger"}, "more-than-twelve"),
+                            ("overcall", facts | {"played_since": False}, "call-corrected")):
+        assert wrong(client, doc, kind, f, remedy)["applied"]["not_held"] is None
+
+
 # ---------------------------------------------------------------- the page
 
 
@@ -889,4 +980,129 @@ def test_a_partie_with_an_irregularity_of_each_group_marked_on_a_phone(
         assert [d.status for d in partie.deals].count("annulled") == 1 and partie.deals[1].out_of_turn
         assert partie.deals[1].reckons_nothing == {1} and partie.deals[4].waived == {0}
         assert partie.deals[6].corrected
+        assert errors == []
+
+
+@pytest.mark.browser
+def test_suits_and_a_call_not_held_marked_on_a_phone(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The calls' suits and a call not held on a 360 px touch screen.  Deal 1 (Case IV): Ann's point to the ace of
+    spades and her tierce majors in hearts and clubs, entered with their suits by the selects beside them, bar
+    Bob's three knaves, refused by the quatorzes and trios; he says nothing about knaves: Ann 18, Bob 7.  Deal 2
+    (Case II): Bob calls three kings, Ann allows them; the kings not held come to light ("Something went wrong",
+    Law 54, Ann enforces the penalty); a "Not held" toggle appears beside each of Bob's calls, and none beside
+    Ann's; tapped, Ann's four tens are good: fourteen, and Bob reckons nothing."""
+    e2e = pytest.importorskip("test_e2e", reason="the playwright package is missing")
+
+    with e2e.touch_page(tmp_path_factory.mktemp("mark-calls-server"), PHONE) as (srv, page, errors):
+        t = page.get_by_test_id
+
+        def no_overflow(where: str) -> None:
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{where}: the page scrolls sideways ({width} px)"
+
+        def deals_marked(n: int) -> None:
+            page.wait_for_function(f"() => document.body.dataset.deals === '{n}'")
+
+        def play(tricks: int, pe: int, py: int) -> None:
+            t("e-tricks").fill(str(tricks))
+            t("e-play").fill(str(pe))
+            t("y-play").fill(str(py))
+
+        page.goto(srv.base + "/mark")
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        t("name-a").fill("Ann")
+        t("name-b").fill("Bob")
+        t("first-dealer-B").tap()
+        t("start").tap()
+        t("next-deal").wait_for()
+
+        # Deal 1, Case IV: the suits entered beside the calls.
+        t("e-point-5").tap()
+        t("e-point-suit").select_option("S")
+        t("e-point-head").select_option("A")
+        t("r-point-good").tap()
+        for i, suit in enumerate(("H", "C")):
+            t("eSeqs-add").tap()
+            t(f"eSeqs-{i}-a").select_option("3")
+            t(f"eSeqs-{i}-b").select_option("A")
+            t(f"eSeqs-{i}-suit").select_option(suit)
+        t("r-seqs-good").tap()
+        t("ySets-add").tap()
+        t("ySets-0-a").select_option("3")
+        t("ySets-0-b").select_option("J")
+        play(6, 7, 7)
+        assert t("not-held-hint").is_hidden() and t("e-point-not-held").is_hidden()
+        assert t("eSeqs-0-not-held").count() == 0
+        no_overflow("the calls with their suits")
+        t("score-deal").tap()
+        err = t("err-sets")
+        err.wait_for(state="visible")
+        assert "the younger cannot reckon three knaves" in err.inner_text() and "Law 56, Case IV" in err.inner_text()
+        assert t("eSeqs-1-suit").input_value() == "C" and t("e-point-head").input_value() == "A"
+        t("ySets-0-remove").tap()  # he plays a card, saying nothing about knaves
+        t("score-deal").tap()
+        deals_marked(1)
+        assert (t("score-A").inner_text(), t("score-B").inner_text()) == ("18", "7")
+        # The form is cleared for the next deal, the suits too.
+        assert t("e-point-suit").input_value() == "" and t("eSeqs-0-a").count() == 0
+
+        # Deal 2, Case II: Bob (elder) calls three kings, Ann allows them; Ann reckons nothing of her own yet.
+        t("eSets-add").tap()
+        t("eSets-0-a").select_option("3")
+        t("eSets-0-b").select_option("K")
+        t("r-sets-good").tap()
+        t("ySets-add").tap()
+        t("ySets-0-a").select_option("4")
+        t("ySets-0-b").select_option("10")
+        play(6, 7, 7)
+        t("score-deal").tap()  # the kings held, her four tens contradict her "good"
+        t("err-sets").wait_for(state="visible")
+        assert "the reply to the sets is not good" in t("err-sets").inner_text()
+        # It comes to light that Bob has not three kings.
+        t("something-wrong").locator("summary").tap()
+        t("wrong-overcall").tap()
+        for testid in ("fact-offender-elder", "fact-allowed-yes", "fact-played_since-yes", "fact-misnomer-no",
+                       "fact-impossible-no"):
+            t(testid).tap()
+        t("wrong-rule").tap()
+        t("ruling-law").wait_for()
+        assert t("ruling-law").inner_text().startswith("Law 54:") and t("ruling-who").inner_text() == "Ann chooses:"
+        t("wrong-option-reckons-nothing").tap()
+        hint = t("not-held-hint")
+        hint.wait_for(state="visible")
+        assert hint.inner_text() == ("Mark which of Bob's calls he does not hold: that call is void, and Ann reckons "
+                                     "what he has good against Bob's correct calls (Law 54, Case II).")
+        assert "Bob reckons nothing this deal; his calls still bar (Law 54)." in t("deal-notes").inner_text()
+        # A toggle beside each of Bob's calls, none beside Ann's.
+        toggle = t("eSets-0-not-held")
+        assert toggle.is_visible() and toggle.get_attribute("aria-pressed") == "false"
+        assert t("ySets-0-not-held").count() == 0 and t("e-point-not-held").is_hidden()
+        box = toggle.bounding_box()
+        assert box is not None and box["height"] >= 44  # a tap target
+        no_overflow("the calls with their toggles")
+        # Quick scores would be entered as reckoned: the hint says so.
+        t("mode-quick").tap()
+        assert hint.inner_text().startswith("Entered as quick scores, the hands' scores are entered as reckoned: "
+                                            "Ann's with what he has good")
+        t("mode-spoken").tap()
+        toggle.tap()
+        page.wait_for_function("() => document.querySelector('[data-testid=eSets-0-not-held]')"
+                               ".getAttribute('aria-pressed') === 'true'")
+        # A reload keeps the ruling and the toggle.
+        page.reload()
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        assert t("eSets-0-not-held").get_attribute("aria-pressed") == "true" and t("not-held-hint").is_visible()
+        t("score-deal").tap()
+        deals_marked(2)
+        assert (t("score-A").inner_text(), t("score-B").inner_text()) == ("39", "7")
+        assert "Ann: Fourteen for quatorzes and trios: fourteen." in t("last-order").inner_text()
+        assert t("not-held-hint").is_hidden() and t("deal-notes").is_hidden()
+        with page.expect_download() as info:
+            t("download-record").tap()
+        text = Path(info.value.path()).read_text(encoding="utf-8")
+        assert marked_from_json(text).scores == {"A": 39, "B": 7}
+        record = json.loads(text)
+        assert record["deals"][0]["declared"]["elder"]["point"] == {"cards": 5, "head": "A", "suit": "S"}
+        assert record["deals"][1]["declared"]["elder"]["sets"] == [{"size": 3, "rank": "K", "held": False}]
+        assert record["deals"][1]["reckons_nothing"] == ["elder"]
         assert errors == []

@@ -9,6 +9,14 @@ takes back the last answer (at the start of a deal, the deal before),
 group, the facts the law asks, its ruling, the choice it gives and its effect
 on the score: ``piquet.core.referee``), and ``quit`` (or the end of input)
 saves the record, with ``--record FILE``, and leaves.
+
+The calls are typed short or in words (``CALLS_HELP``), each with its suit and
+a point's top card where the player likes ("5 49 S A", "quart to the king in
+hearts"): the suits let the marker apply Case IV (``calls.implied_bar``).  A
+call of what the caller does not hold ends with "!" or "not held" (Law 54);
+after the ruling on it (``wrong``, "He called what he does not hold"), the
+marker asks which of his calls it was, or asks when they are entered, and
+what the younger reckons now in that category (Case II).
 """
 
 from __future__ import annotations
@@ -19,75 +27,263 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, Final
 
 from rich.console import Console
 from rich.table import Table
 
-from piquet.core.cards import parse_cards, parse_rank
-from piquet.core.referee import FACTS, IRREGULARITIES, Irregularity, Option, Ruling, rule
+from piquet.core.cards import ACE, parse_cards
+from piquet.core.referee import FACTS, IRREGULARITIES, Irregularity, Kind, Option, Ruling, rule
 from piquet.core.rules import rules_named
-from piquet.marker.calls import ELDER, REPLY_NAMES, YOUNGER, Declared, MarkError, PointCall, SequenceCall, SetCall
+from piquet.marker.calls import (
+    ELDER,
+    REPLY_NAMES,
+    YOUNGER,
+    Call,
+    Declared,
+    MarkError,
+    PointCall,
+    SequenceCall,
+    SetCall,
+    call_words,
+)
 from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, QuickScores, check_full, check_quick
 from piquet.marker.partie import MarkedPartie
 from piquet.marker.record import load_marked, marked_to_json
 from piquet.marker.telling import deal_lines, partie_text
-from piquet.marker.wrong import CORRECTIONS, Pending, apply_choice
+from piquet.marker.wrong import CORRECTIONS, Pending, apply_choice, not_held_says
 from piquet.talk.words import settlement_words
 
 HELP = ("Answer the question, or: help (this), undo (take back the last answer), wrong (something went wrong "
         "at the table: a card exposed, thirteen cards, a miscall, a revoke, a score wrongly reckoned ...; the "
-        "laws' ruling), quit (save and leave). Press Enter to take the answer in [brackets].")
+        "laws' ruling), quit (save and leave). Press Enter to take the answer in [brackets]. At a call's "
+        "question, help also says how to give its suit (Case IV) or a call of what is not held (Law 54).")
 
 
 class Quit(Exception):
     """The person asked to stop."""
 
 
+# ---------------------------------------------------------------- the calls as typed
+#
+# A call is typed short or in words, its suit and a point's top card where the player likes: "5 49", "5 S A",
+# "five in spades to the ace making 49"; "4 K", "4 K H", "quart to the king in hearts", "tierce major C";
+# "4 10", "3 A", "three kings", "fourteen tens".  A card ("AS", "10H") is its rank and suit.  A trailing "!"
+# or "not held" marks a call of what the caller does not hold (Law 54).  Each call's own words, as the marker
+# says it ("a tierce major in hearts (not held)"), read back as typed.
+
+_COUNTS: Final = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_SUITS: Final = {w: suit for suit, words in enumerate((("s", "spade", "spades", "♠", "♤"),
+                                                       ("h", "heart", "hearts", "♥", "♡"),
+                                                       ("c", "club", "clubs", "♣", "♧"),
+                                                       ("d", "diamond", "diamonds", "♦", "♢"))) for w in words}
+_RANKS: Final = {w: rank for rank, words in enumerate((
+    ("7", "seven", "sevens"), ("8", "eight", "eights"), ("9", "nine", "nines"), ("10", "t", "ten", "tens"),
+    ("j", "knave", "knaves", "jack", "jacks"), ("q", "queen", "queens"), ("k", "king", "kings"),
+    ("a", "ace", "aces"))) for w in words}
+_LENGTHS: Final = {"tierce": 3, "quart": 4, "quarte": 4, "quint": 5, "quinte": 5, "sixieme": 6, "sixième": 6,
+                   "septieme": 7, "septième": 7, "huitieme": 8, "huitième": 8}
+_SIZES: Final = {"trio": 3, "fourteen": 4, "quatorze": 4}
+#: Words that join a call's parts and say nothing of it.
+_JOINING: Final = frozenset({"a", "an", "the", "in", "of", "to", "making", "makes", "make", "cards", "card",
+                             "point", "headed", "head", "by", "suit"})
+
+POINT_FORM = "a point: its cards, what they make if said, its suit and top card if you like: 5 49, 5 S A, five " \
+    "in spades to the ace"
+SEQUENCE_FORM = "a sequence: its length and head card, its suit if you like: 4 K, 4 K H, quart to the king in " \
+    "hearts, tierce major C"
+SET_FORM = "a quatorze or trio: its size and rank: 4 10, 3 A, three kings"
+
+CALLS_HELP = ("The calls: a point by its cards and what they make if said (5 49), a sequence by its length and head "
+              "card (4 K, tierce major), a quatorze or trio by its size and rank (4 10, three kings); several "
+              "separated by commas. Where you like, give a call's suit and a point's top card, short or in words: "
+              "5 S A, 5 49 in spades to the ace, 4 K H, quart to the king in hearts, 3 A C (a card such as AS is "
+              "its rank and suit). The suits let the marker apply Case IV: the cards the elder has shown declare "
+              "by implication, and bar the younger's smaller reckoning in a category the elder did not call "
+              "(Law 56). A call of what the caller does not hold (Law 54): end it with ! or 'not held' (3 K!); "
+              "wrong gives the laws' ruling, and then asks which call it was.")
+
+
 def _none(text: str) -> bool:
     return text.strip().lower() in ("", "none", "no", "-", "nothing")
 
 
+def _words_of(text: str, form: str) -> list[tuple[str, int, bool]]:
+    """A call's words, each read as what it says: ``("number", n, after "to")`` (a figure), ``("count", n,
+    ...)`` (one to eight in words), ``("rank", r, ...)``, ``("suit", s, ...)``, ``("length", n, ...)`` (a
+    sequence's name), ``("size", n, ...)`` (trio, fourteen), ``("major", ...)``, ``("not held", ...)``."""
+    words = re.findall(r"\d+|[^\W\d_]+|[♠♥♣♦♤♡♧♢!]|[^\s,.;:()'\"-]", text.lower())
+    out: list[tuple[str, int, bool]] = []
+    to = False
+    for i, w in enumerate(words):
+        if w == "not" and i + 1 < len(words) and words[i + 1] == "held":
+            out.append(("not held", 0, False))
+        elif w == "held" and i > 0 and words[i - 1] == "not":
+            continue
+        elif w == "!":
+            out.append(("not held", 0, False))
+        elif w.isdigit():
+            out.append(("number", int(w), to))
+        elif w in _LENGTHS:
+            out.append(("length", _LENGTHS[w], to))
+        elif w in _SIZES:
+            out.append(("size", _SIZES[w], to))
+        elif w == "major":
+            out.append(("major", ACE, to))
+        elif w in _COUNTS:
+            out.append(("count", _COUNTS[w], to))
+        elif w in ("a", "an") and not out:
+            pass  # "a quart to the king": the article
+        elif w in _RANKS:
+            out.append(("rank", _RANKS[w], to))
+        elif w in _SUITS:
+            out.append(("suit", _SUITS[w], to))
+        elif len(w) == 2 and w[0] in _RANKS and w[1] in "shcd":
+            out += [("rank", _RANKS[w[0]], to), ("suit", _SUITS[w[1]], to)]  # a card: AS, kh
+        elif w in _JOINING:
+            to = w in ("to", "the") and (to or w == "to")
+            continue
+        else:
+            raise MarkError(f"cannot read {w!r} in {text.strip()!r}: {form}")
+        to = False
+    return out
+
+
+#: A figure that names a card: 7 to 10.
+_FIGURE_RANKS: Final = {7: _RANKS["7"], 8: _RANKS["8"], 9: _RANKS["9"], 10: _RANKS["10"]}
+
+
+def _rank_of(kind: str, n: int) -> int | None:
+    """The rank a word names, where it names one: "seven" and "8" may be a count or a card."""
+    if kind == "rank":
+        return n
+    return _FIGURE_RANKS.get(n) if kind in ("number", "count") else None
+
+
+def _once(old: int | None, new: int | None, what: str, text: str, form: str) -> int | None:
+    if new is None:
+        raise MarkError(f"cannot read {text.strip()!r}: {form}")
+    if old is not None:
+        raise MarkError(f"{what} is said twice in {text.strip()!r}: {form}")
+    return new
+
+
 def parse_point(text: str) -> PointCall | None:
-    """``5 49``, ``5``, or none."""
+    """``5 49``, ``5``, ``5 S A``, ``five in spades to the ace making 49``, ``5 49!``; or none.
+
+    The first number is the cards; a figure after ``to`` is the top card, as is a figure of 7 to 10 after two
+    cards or more (they make fifteen at least); another is what they make.
+
+    >>> parse_point("5 49 S A")
+    PointCall(cards=5, value=49, suit=0, head=7, held=True)
+    >>> parse_point("four in hearts to the ten, not held")
+    PointCall(cards=4, value=None, suit=1, head=3, held=False)
+    """
     if _none(text):
         return None
-    nums = [int(x) for x in re.findall(r"\d+", text)]
-    if not 1 <= len(nums) <= 2:
-        raise MarkError("a point is its number of cards, and what they make if it was said: 5 49")
-    p = PointCall(nums[0], nums[1] if len(nums) > 1 else None)
+    cards: int | None = None
+    value: int | None = None
+    suit: int | None = None
+    head: int | None = None
+    held = True
+    for kind, n, to in _words_of(text, POINT_FORM):
+        if kind == "not held":
+            held = False
+        elif kind == "suit":
+            suit = _once(suit, n, "the suit", text, POINT_FORM)
+        elif kind in ("number", "count") and cards is None and not to:
+            cards = n
+        elif kind == "rank" or to or kind == "count" or (
+                cards is not None and cards >= 2 and n in _FIGURE_RANKS and head is None):
+            head = _once(head, _rank_of(kind, n), "the top card", text, POINT_FORM)
+        elif kind == "number":
+            value = _once(value, n, "what the point makes", text, POINT_FORM)
+        else:
+            raise MarkError(f"{POINT_FORM}; not {text.strip()!r}")
+    if cards is None:
+        raise MarkError(f"{POINT_FORM}; not {text.strip()!r}")
+    p = PointCall(cards, value, suit, head, held)
     p.check()
     return p
 
 
-_Call = TypeVar("_Call", SequenceCall, SetCall)
+def _parts(text: str) -> list[str]:
+    """Calls separated by commas, semicolons or "and"."""
+    return [p for p in re.split(r"[,;]|\band\b", text, flags=re.IGNORECASE) if p.strip()]
 
 
-def _parse_calls(text: str, pattern: str, make: Callable[[int, int], _Call], cannot: str) -> tuple[_Call, ...]:
-    """Calls separated by commas (or semicolons), each a number and a rank matched by ``pattern``; or none."""
-    if _none(text):
-        return ()
-    out = []
-    for part in text.replace(";", ",").split(","):
-        m = re.fullmatch(pattern, part.upper())
-        if not m:
-            raise MarkError(cannot.format(part.strip()))
-        call = make(int(m.group(1)), parse_rank(m.group(2)))
-        call.check()
-        out.append(call)
-    return tuple(out)
+def _sequence(text: str) -> SequenceCall:
+    length: int | None = None
+    head: int | None = None
+    suit: int | None = None
+    held = True
+    for kind, n, to in _words_of(text, SEQUENCE_FORM):
+        if kind == "not held":
+            held = False
+        elif kind == "suit":
+            suit = _once(suit, n, "the suit", text, SEQUENCE_FORM)
+        elif kind == "length" or (kind in ("number", "count") and length is None and not to):
+            length = _once(length, n, "the length", text, SEQUENCE_FORM)
+        elif kind in ("rank", "major", "number", "count"):
+            head = _once(head, n if kind in ("rank", "major") else _rank_of(kind, n), "the head card", text,
+                         SEQUENCE_FORM)
+        else:
+            raise MarkError(f"{SEQUENCE_FORM}; not {text.strip()!r}")
+    if length == 8 and head is None:
+        head = ACE  # a huitieme is the whole suit
+    if length is None or head is None:
+        raise MarkError(f"{SEQUENCE_FORM}; not {text.strip()!r}")
+    s = SequenceCall(length, head, suit, held)
+    s.check()
+    return s
+
+
+def _set(text: str) -> SetCall:
+    size: int | None = None
+    rank: int | None = None
+    held = True
+    for kind, n, _ in _words_of(text, SET_FORM):
+        if kind == "not held":
+            held = False
+        elif kind == "size" or (kind in ("number", "count") and size is None):
+            size = _once(size, n, "the size", text, SET_FORM)
+        elif kind in ("rank", "number", "count"):
+            rank = _once(rank, _rank_of(kind, n), "the rank", text, SET_FORM)
+        elif kind == "suit":
+            raise MarkError(f"a quatorze or trio is of one rank in several suits: it has no suit; not {text.strip()!r}")
+        else:
+            raise MarkError(f"{SET_FORM}; not {text.strip()!r}")
+    if size is None or rank is None:
+        raise MarkError(f"{SET_FORM}; not {text.strip()!r}")
+    t = SetCall(size, rank, held)
+    t.check()
+    return t
 
 
 def parse_sequences(text: str) -> tuple[SequenceCall, ...]:
-    """``4 A, 3 Q``: each sequence by its length and head card; or none."""
-    return _parse_calls(text, r"\s*([3-8])\s*(?:to\s+(?:the\s+)?)?(10|[AKQJT987])\s*", SequenceCall,
-                        "cannot read the sequence {!r}: its length and head card, as 4 K")
+    """``4 A, 3 Q``, ``quart to the king in hearts``, ``tierce major C, 3 A H!``: each sequence by its length
+    (or name) and head card, its suit where given; or none.
+
+    >>> [str(s) for s in parse_sequences("4 K H, tierce major in clubs, quart to the 10!")]
+    ['quart to the K in hearts', 'tierce major in clubs', 'quart to the 10 (not held)']
+    """
+    return () if _none(text) else tuple(_sequence(p) for p in _parts(text))
 
 
 def parse_sets(text: str) -> tuple[SetCall, ...]:
-    """``4 10, 3 A``: each quatorze or trio by its size and rank; or none."""
-    return _parse_calls(text, r"\s*(\d)\s*(10|[AKQJT987])\s*", SetCall,
-                        "cannot read {!r}: a quatorze or trio by its size and rank, as 3 A")
+    """``4 10, 3 A``, ``three kings!``: each quatorze or trio by its size and rank; or none.
+
+    >>> [str(t) for t in parse_sets("4 10, three kings not held")]
+    ['fourteen tens', 'three kings (not held)']
+    """
+    return () if _none(text) else tuple(_set(p) for p in _parts(text))
+
+
+def calls_said(value: PointCall | tuple[SequenceCall, ...] | tuple[SetCall, ...] | None) -> str:
+    """An answer as typed again: the calls as the marker says them, which read back the same (``none``)."""
+    if value is None or value == ():
+        return "none"
+    return str(value) if isinstance(value, PointCall) else ", ".join(str(c) for c in value)
 
 
 def parse_reply(text: str) -> Any:
@@ -115,6 +311,15 @@ def parse_yes(text: str) -> bool:
     raise MarkError("yes or no")
 
 
+#: The answers that hold each role's calls: the elder's as called, the younger's as he reckons them.
+_OWN_KEYS: Final = (("e_point", "e_seqs", "e_sets"), ("y_point", "y_seqs", "y_sets"))
+_CALL_KEYS: Final = frozenset(_OWN_KEYS[0] + _OWN_KEYS[1])
+
+
+def _category_of(call: Call) -> int:
+    return 0 if isinstance(call, PointCall) else 1 if isinstance(call, SequenceCall) else 2
+
+
 class MarkSession:
     """The questions of ``piquet mark``, asked deal by deal; the partie is kept whole after each deal."""
 
@@ -128,6 +333,8 @@ class MarkSession:
         #: Roles that reckon nothing in the deal being entered, and of those the penalties waived (Law 44).
         self.penalties: set[int] = set()
         self.waived: set[int] = set()
+        #: Roles ruled to have called what they do not hold, whose call is to be marked when entered (Law 54).
+        self.miscalled: set[int] = set()
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -160,13 +367,16 @@ class MarkSession:
                     return (key, f"{who}'s scores for point, sequences, quatorzes and trios (e.g. 5 4 0)",
                             parse_three, "0 0 0")
         else:
-            steps = [("e_point", f"{el}'s point: cards and value (e.g. 5 49), or none", parse_point),
+            steps = [("e_point", f"{el}'s point: cards and value, suit and top card if shown (e.g. 5 49, 5 49 S A), "
+                      "or none", parse_point),
                      ("r_point", f"{yo}'s answer to the point: good, equal or not good", parse_reply),
-                     ("e_seqs", f"{el}'s sequences: length and head (e.g. 4 K, 3 Q), or none", parse_sequences),
+                     ("e_seqs", f"{el}'s sequences: length and head, suit if shown (e.g. 4 K, 3 A H), or none",
+                      parse_sequences),
                      ("r_seqs", f"{yo}'s answer to the sequence: good, equal or not good", parse_reply),
                      ("e_sets", f"{el}'s quatorzes and trios (e.g. 4 10, 3 A), or none", parse_sets),
                      ("r_sets", f"{yo}'s answer to the quatorze or trio: good or not good", parse_reply),
-                     ("y_point", f"What {yo} reckons of his own: his point (cards and value), or none", parse_point),
+                     ("y_point", f"What {yo} reckons of his own: his point (cards and value; suit and top card if "
+                      "shown), or none", parse_point),
                      ("y_seqs", f"{yo}'s sequences he reckons, or none", parse_sequences),
                      ("y_sets", f"{yo}'s quatorzes and trios he reckons, or none", parse_sets)]
             for i, (key, words, read) in enumerate(steps):
@@ -268,6 +478,11 @@ class MarkSession:
         a = dict(self.answers)
         if "play" in a or "form" not in a:
             return
+        if a["form"] == "calls" and "y_sets" in a and self.miscalled:
+            for role in sorted(self.miscalled):  # the call not held, asked now that the hands are entered
+                self.miscalled.discard(role)
+                self._mark_not_held(role, self._dealer_now())
+            a = dict(self.answers)
         try:
             if a["form"] == "scores" and "quick_younger" in a:
                 check_quick(QuickScores(a["quick_elder"], a["quick_younger"]), self.partie.rules)
@@ -276,7 +491,16 @@ class MarkSession:
                 check_full(d, self.partie.rules)
         except MarkError as e:
             self.say(f"That cannot be: {e}", "bold red")
-            self._drop(("quick_elder",) if a["form"] == "scores" else ("e_point",))
+            if not self._drop_barred(e):
+                self._drop(("quick_elder",) if a["form"] == "scores" else ("e_point",))
+
+    def _drop_barred(self, e: MarkError) -> bool:
+        """A reckoning of the younger's that the elder's cards shown bar (Case IV): only it is asked again."""
+        if e.law != "Law 56, Case IV" or e.category is None:
+            return False
+        key = _OWN_KEYS[YOUNGER][e.category]
+        self.answers = [(k, v) for k, v in self.answers if k != key]
+        return True
 
     def _deal_hands_only(self) -> FullCalls:
         a = dict(self.answers)
@@ -304,6 +528,8 @@ class MarkSession:
                 self.answers.append(("need_first", True))
                 return False
             self.say(f"That cannot be: {e}", "bold red")
+            if self._drop_barred(e):
+                return False
             at_play = e.law in ("Law 65", "Law 59", "Law 69", "Law 75", "p. 20")
             self._drop(("play", "need_pique", "need_first") if at_play else ("dealer",))
             return False
@@ -352,6 +578,8 @@ class MarkSession:
                 low = text.strip().lower()
                 if low == "help":
                     self.say(HELP)
+                    if key in _CALL_KEYS:
+                        self.say(CALLS_HELP)
                     continue
                 if low == "undo":
                     self._undo()
@@ -367,6 +595,7 @@ class MarkSession:
                     self.say(f"That cannot be: {e}", "bold red")
                     continue
                 self.answers.append((key, value))
+                self._told_not_held(key, value)
         except Quit:
             self.save()
             kept = f" The record is saved to {self.path}." if self.path else ""
@@ -384,7 +613,7 @@ class MarkSession:
 
     def _new_deal(self) -> None:
         self.answers = []
-        self.penalties, self.waived = set(), set()
+        self.penalties, self.waived, self.miscalled = set(), set(), set()
 
     # ------------------------------------------------------------ something went wrong (the referee)
 
@@ -446,7 +675,7 @@ class MarkSession:
         self.say(f"{ruling.law}: {ruling.says}")
         if len(ruling.options) == 1:
             self.say("The law decides; nobody chooses.")
-            self._apply(ruling, ruling.options[0], dealer)
+            self._apply(ruling, ruling.options[0], dealer, entry.kind)
             return
         who = "The players agree" if ruling.chooser is None else f"{names[ruling.chooser]} chooses"
         self.say(f"{who}:")
@@ -454,9 +683,9 @@ class MarkSession:
             self.say(f"  {n}. {o.says}")
         c = self._choose("Which? (a number, or Enter to go back)", len(ruling.options))
         if c is not None:
-            self._apply(ruling, ruling.options[c], dealer)
+            self._apply(ruling, ruling.options[c], dealer, entry.kind)
 
-    def _apply(self, ruling: Ruling, option: Option, dealer: str) -> None:
+    def _apply(self, ruling: Ruling, option: Option, dealer: str, kind: Kind | None = None) -> None:
         """The choice applied by ``piquet.marker.wrong.apply_choice``: to the marked partie, or to the deal being
         entered (its dealer, its penalties); what concerns only the cards on the table is told."""
         if option.remedy in CORRECTIONS:
@@ -465,7 +694,7 @@ class MarkSession:
         pending = Pending(dealer, dealer != self.partie.next_dealer, frozenset(self.penalties),
                           frozenset(self.waived))
         try:
-            done = apply_choice(self.partie, ruling, option, pending)
+            done = apply_choice(self.partie, ruling, option, pending, kind=kind)
         except MarkError as e:
             self.say(f"That cannot be: {e}", "bold red")
             return
@@ -482,6 +711,111 @@ class MarkSession:
             self.answers = [(k, v) for k, v in self.answers if k != "dealer"]
             self.answers.insert(0, ("dealer", done.pending.dealer))
         self.say(done.says)
+        if done.not_held is not None:
+            self._mark_not_held(done.not_held, done.pending.dealer)
+
+    # ------------------------------------------------------------ a call of what is not held (Law 54, Case II)
+
+    def _told_not_held(self, key: str, value: Any) -> None:
+        """A call typed as not held, with no ruling on it yet: the penalty is the laws' to give (``wrong``)."""
+        if key not in _CALL_KEYS:
+            return
+        role = ELDER if key.startswith("e_") else YOUNGER
+        calls = (value,) if isinstance(value, PointCall) else value if isinstance(value, tuple) else ()
+        if any(not c.held for c in calls) and role not in self.penalties:
+            self.say("A call of what he does not hold: say wrong (He called what he does not hold) for the laws' "
+                     "ruling on it (Law 54).")
+
+    def _mark_not_held(self, role: int, dealer: str) -> None:
+        """After the ruling on a call of what is not held (Law 54): which of the player's calls entered it was,
+        marked not held so that the adversary's good is reckoned (Case II); then, where the adversary is the
+        younger and had said what he reckons in that category, what he reckons now.  Asked again when the hands
+        are all entered, if none of his calls is entered yet (or ends with !); quick scores are entered as
+        reckoned."""
+        calls_words, scores_words = not_held_says(self.partie, Pending(dealer), role)
+        a = dict(self.answers)
+        if a.get("form") == "scores":
+            self.say(scores_words)
+            return
+        keys = _OWN_KEYS[role]
+        decl = Declared(a.get(keys[0]), a.get(keys[1], ()), a.get(keys[2], ()))
+        calls = decl.calls()
+        name = self._role_name(role, dealer)
+        if any(not c.held for c in calls):
+            self.say(f"Marked already: {', '.join(call_words(c) for c in calls if not c.held)}.")
+            return
+        complete = "y_sets" in a  # the hands all entered
+        if not calls:
+            if complete:
+                self.say(f"None of {name}'s calls is entered: nothing to mark.")
+                return
+            self.miscalled.add(role)
+            self.say(f"{calls_words} None of {name}'s calls is entered yet: you will be asked which when they are "
+                     "(or end it with ! as you enter it, e.g. 3 K!)." + ("" if "form" in a else f" {scores_words}"))
+            return
+        self.say(calls_words)
+        for n, c in enumerate(calls, 1):
+            self.say(f"  {n}. {call_words(c)}")
+        while True:
+            text = self._ask(f"Which does {name} not hold? (its number, or Enter if " +
+                             ("none of these)" if complete else "it is not entered yet)"))
+            if text.strip().lower() in ("", "none", "back"):
+                if complete:
+                    self.say("Nothing is marked.")
+                else:
+                    self.miscalled.add(role)
+                    self.say("You will be asked again when the hands are entered (or end it with ! as you enter "
+                             "it, e.g. 3 K!).")
+                return
+            picked = [int(x) - 1 for x in re.findall(r"\d+", text)]
+            if picked and all(0 <= i < len(calls) for i in picked) and not re.search(r"[^\d\s,]", text):
+                break
+            self.say(f"A number from 1 to {len(calls)}, or Enter.", "bold red")
+        for i in picked:
+            decl = decl.not_held(i)
+        values: dict[str, Any] = {keys[0]: decl.point, keys[1]: decl.sequences, keys[2]: decl.sets}
+        self.answers = [(k, values.get(k, v)) for k, v in self.answers]
+        self.say(f"Marked as not held: {', '.join(call_words(calls[i]) for i in sorted(set(picked)))}.")
+        if role == ELDER:
+            for category in sorted({_category_of(calls[i]) for i in picked}):
+                self._reckon_again(category, dealer)
+
+    def _reckon_again(self, category: int, dealer: str) -> None:
+        """The elder's call void, the younger may reckon in its category what it barred (Case II: "B then claims
+        to reckon four tens. ... Yes."): what he reckons there is asked again, where he had said it."""
+        key = _OWN_KEYS[YOUNGER][category]
+        if key not in dict(self.answers):
+            return
+        el, yo = self._role_name(ELDER, dealer), self._role_name(YOUNGER, dealer)
+        read = (parse_point, parse_sequences, parse_sets)[category]
+        what = ("his point", "his sequences", "his quatorzes and trios")[category]
+        default = calls_said(dict(self.answers)[key])
+        checked = self._hands_refusal() is None  # the answer as it stands passes: a new one is checked
+        while True:
+            text = self._ask(f"{el}'s call void, what {yo} reckons now of his own: {what} (Case II) [{default}]")
+            before = self.answers
+            try:
+                value = read(text if text.strip() else default)
+            except (MarkError, ValueError) as e:
+                self.say(f"That cannot be: {e}", "bold red")
+                continue
+            self.answers = [(k, value if k == key else v) for k, v in self.answers]
+            refused = self._hands_refusal() if checked else None
+            if refused is None:
+                return
+            self.answers = before
+            self.say(f"That cannot be: {refused}", "bold red")
+
+    def _hands_refusal(self) -> MarkError | None:
+        """Why the calls as entered, all of them, cannot be (``check_full``); None if they can, or are not all
+        entered yet."""
+        if "y_sets" not in dict(self.answers):
+            return None
+        try:
+            check_full(self._deal_hands_only(), self.partie.rules)
+        except MarkError as e:
+            return e
+        return None
 
     def _correct(self, ruling: Ruling, option: Option, dealer: str) -> None:
         """A deal's score put right (Law 70; Law 74: each player's score of his own hand), re-entered quickly;

@@ -22,7 +22,7 @@ False
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Final
 
@@ -45,11 +45,13 @@ CATEGORY_LAWS: Final = ("Law 62", "Law 63", "Law 64")
 
 
 class MarkError(ValueError):
-    """Something entered that cannot be, with the law it breaks: ``five cards ... (Law 62)``."""
+    """Something entered that cannot be, with the law it breaks: ``five cards ... (Law 62)``; ``category``
+    (0 point, 1 sequences, 2 quatorzes and trios), where the refusal is of one category's reckoning."""
 
-    def __init__(self, message: str, law: str | None = None) -> None:
+    def __init__(self, message: str, law: str | None = None, category: int | None = None) -> None:
         self.message = message
         self.law = law
+        self.category = category
         super().__init__(f"{message} ({law})" if law else message)
 
 
@@ -200,6 +202,14 @@ class SetCall:
 Call = PointCall | SequenceCall | SetCall
 
 
+def call_words(call: Call) -> str:
+    """A call as said: ``a point of five cards in spades to the ace``, ``a tierce major in hearts``, ``three
+    kings``."""
+    if isinstance(call, PointCall):
+        return f"a point of {call}"
+    return f"a {call}" if isinstance(call, SequenceCall) else str(call)
+
+
 @dataclass(frozen=True)
 class Declared:
     """What one hand declared: its point, its sequences and its quatorzes and trios (None / empty: none)."""
@@ -252,10 +262,32 @@ class Declared:
         return Declared(self.point if self.point is not None and self.point.held else None,
                         tuple(s for s in self.sequences if s.held), tuple(t for t in self.sets if t.held))
 
+    def calls(self) -> tuple[Call, ...]:
+        """Every call, in order: the point, the sequences, the quatorzes and trios."""
+        return self.items(0) + self.items(1) + self.items(2)
+
+    def not_held(self, index: int) -> Declared:
+        """The calls with the ``index``-th of ``calls()`` found to be of what is not held (Law 54).
+
+        >>> d = Declared(PointCall(5, 49), (), (SetCall(3, ACE), SetCall(3, 6)))
+        >>> print(d.not_held(2))
+        a point of five cards making 49, three aces, three kings (not held)
+        """
+        k = index
+        if self.point is not None:
+            if k == 0:
+                return replace(self, point=replace(self.point, held=False))
+            k -= 1
+        if 0 <= k < len(self.sequences):
+            return replace(self, sequences=tuple(replace(s, held=False) if i == k else s
+                                                 for i, s in enumerate(self.sequences)))
+        k -= len(self.sequences)
+        if 0 <= k < len(self.sets):
+            return replace(self, sets=tuple(replace(t, held=False) if i == k else t for i, t in enumerate(self.sets)))
+        raise MarkError(f"there is no call {index + 1} among {len(self.calls())}")
+
     def __str__(self) -> str:
-        parts = ([f"a point of {self.point}"] if self.point else []) + [f"a {s}" for s in self.sequences] + \
-            [str(t) for t in self.sets]
-        return ", ".join(parts) or "nothing"
+        return ", ".join(call_words(c) for c in self.calls()) or "nothing"
 
 
 # ---------------------------------------------------------------- can twelve cards hold it?
@@ -436,5 +468,5 @@ REPLY_NAMES: Final = {"good": Outcome.GOOD, "equal": Outcome.EQUAL, "not good": 
                       "not-good": Outcome.NOT_GOOD}
 
 __all__ = ["CATEGORY_NAMES", "Call", "Declared", "ELDER", "MarkError", "POINT_VALUES_OF", "PointCall", "REPLY_NAMES",
-           "SET_SCORES", "SequenceCall", "SetCall", "YOUNGER", "hand_fits", "implied_bar", "point_bytes", "point_mask",
-           "reply_between", "sequence_scores"]
+           "SET_SCORES", "SequenceCall", "SetCall", "YOUNGER", "call_words", "hand_fits", "implied_bar", "point_bytes",
+           "point_mask", "reply_between", "sequence_scores"]

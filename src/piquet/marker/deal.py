@@ -407,7 +407,7 @@ def _check_implication(d: FullCalls) -> None:
             mine = f"a {_best(younger, c)}" if c == 1 else _best(younger, c)
             theirs = f"a {SequenceCall(*bar)}" if c == 1 else str(SetCall(*bar))
             raise MarkError(f"the younger cannot reckon {mine}: the cards the elder has shown make {theirs}, as "
-                            "much or more, declared by implication; he reckons nothing there", "Law 56, Case IV")
+                            "much or more, declared by implication; he reckons nothing there", "Law 56, Case IV", c)
 
 
 def _best(d: Declared, c: int) -> str:

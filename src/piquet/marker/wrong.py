@@ -10,7 +10,9 @@ it), and returns what changed, with a sentence citing the law:
 - dealt out of turn and found too late: the deal stands, its dealer is the wrong one, and (Law 16) the elder
   of it deals twice running;
 - a penalty of reckoning nothing (Laws 25, 27-29, 31, 35, 54, 58; Cases XIV, XVII, XXI), or its waiver
-  (Law 44): it falls on the deal being entered;
+  (Law 44): it falls on the deal being entered; for a call of what is not held (Law 54), ``Applied.not_held``
+  says whose call is to be marked ``held=False``, so that the adversary's good is reckoned (Case II):
+  ``not_held_says`` in words;
 - the game lost (au cent, p. 17 (3)): the deal scores nothing, the adversary wins the game;
 - a score corrected (Law 70, au cent p. 19 (7); Law 74): a deal re-entered;
 - what concerns only the cards on the table (``TABLE_ONLY``): told, and nothing changes in the score.
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from piquet.core.referee import PENALTIES, TABLE_ONLY, Option, Remedy, Ruling
+from piquet.core.referee import PENALTIES, TABLE_ONLY, Kind, Option, Remedy, Ruling
 from piquet.marker.calls import ELDER, YOUNGER, MarkError
 from piquet.marker.deal import MarkedDeal
 from piquet.marker.partie import MarkedPartie, other_seat
@@ -62,6 +64,8 @@ class Applied:
     says: str
     #: A line for the deal being entered, where it changed ("Bob reckons nothing this deal (Law 54)").
     note: str | None = None
+    #: The role whose call of what he does not hold is to be marked among his calls (Law 54, Case II).
+    not_held: int | None = None
 
 
 def _capital(text: str) -> str:
@@ -69,9 +73,11 @@ def _capital(text: str) -> str:
 
 
 def apply_choice(partie: MarkedPartie, ruling: Ruling, option: Option, pending: Pending,
-                 correction: tuple[int, MarkedDeal] | None = None) -> Applied:
+                 correction: tuple[int, MarkedDeal] | None = None, kind: Kind | None = None) -> Applied:
     """The option chosen of ``ruling`` applied; ``correction`` (a counted deal's index from 0, and the deal
-    entered again) for a score corrected.  ``MarkError``, nothing changed, when it cannot be."""
+    entered again) for a score corrected; ``kind``, the irregularity ruled on (a call of what is not held,
+    ``Kind.OVERCALL``, asks which call it was: ``Applied.not_held``).  ``MarkError``, nothing changed, when it
+    cannot be."""
     if option not in ruling.options:
         raise MarkError(f"the ruling ({ruling.law}) gives no such choice as {option.says!r}", ruling.law)
     r, law, p = option.remedy, ruling.law, partie
@@ -102,14 +108,15 @@ def apply_choice(partie: MarkedPartie, ruling: Ruling, option: Option, pending: 
             raise MarkError("a penalty falls on the elder or the younger", "Law 44")
         who = p.name(pending.seat(option.role))
         rn = pending.reckons_nothing | {option.role}
+        not_held = option.role if kind is Kind.OVERCALL else None
         if r is Remedy.WAIVE:
             says = f"The penalty is not enforced: {who} reckons what he holds (Law 44)."
             return Applied(p, replace(pending, reckons_nothing=rn, waived=pending.waived | {option.role}), False,
-                           says, says)
+                           says, says, not_held)
         says = (f"{who} reckons nothing this deal; his calls still bar ({law}). Enter the deal as played: what he "
                 "calls, and what the adversary reckons.")
         return Applied(p, replace(pending, reckons_nothing=rn), False, says,
-                       f"{who} reckons nothing this deal; his calls still bar ({law}).")
+                       f"{who} reckons nothing this deal; his calls still bar ({law}).", not_held)
     if r is Remedy.GAME_LOST:
         if option.role not in (ELDER, YOUNGER):
             raise MarkError("the game is lost by the elder or the younger", law)
@@ -121,6 +128,25 @@ def apply_choice(partie: MarkedPartie, ruling: Ruling, option: Option, pending: 
     if r not in TABLE_ONLY:
         raise MarkError(f"the marker cannot apply {r.value!r}", law)
     return Applied(p, pending, False, f"{_capital(option.says)} ({law}). Nothing changes in the score.")
+
+
+def not_held_says(partie: MarkedPartie, pending: Pending, role: int) -> tuple[str, str]:
+    """What is asked where a call of what is not held came to light (Law 54, Case II), in words: for the hands
+    as spoken (mark the call), and for the hands entered as quick scores (the scores as reckoned).
+
+    >>> calls, scores = not_held_says(MarkedPartie(players=("Ann", "Bob")), Pending("B"), ELDER)
+    >>> print(calls)  # doctest: +NORMALIZE_WHITESPACE
+    Mark which of Ann's calls he does not hold: that call is void, and Bob reckons what he has good against
+    Ann's correct calls (Law 54, Case II).
+    >>> print(scores)  # doctest: +NORMALIZE_WHITESPACE
+    Entered as quick scores, the hands' scores are entered as reckoned: Bob's with what he has good against
+    Ann's correct calls (Law 54, Case II).
+    """
+    who, other = partie.name(pending.seat(role)), partie.name(pending.seat(YOUNGER if role == ELDER else ELDER))
+    return (f"Mark which of {who}'s calls he does not hold: that call is void, and {other} reckons what he has good "
+            f"against {who}'s correct calls (Law 54, Case II).",
+            f"Entered as quick scores, the hands' scores are entered as reckoned: {other}'s with what he has good "
+            f"against {who}'s correct calls (Law 54, Case II).")
 
 
 def correctable(partie: MarkedPartie) -> list[int]:
@@ -144,4 +170,4 @@ def _correct(p: MarkedPartie, ruling: Ruling, pending: Pending,
     return Applied(new, pending, False, f"Deal {number} is corrected ({ruling.law}).")
 
 
-__all__ = ["CORRECTIONS", "Applied", "Pending", "apply_choice", "correctable"]
+__all__ = ["CORRECTIONS", "Applied", "Pending", "apply_choice", "correctable", "not_held_says"]

@@ -21,9 +21,14 @@ Something went wrong at the table (``piquet.core.referee``; ``piquet.marker.wron
 who chooses, the options), changing nothing; ``wrong`` applies the option of that remedy and answers
 ``"applied"``: what happened, in words citing the law, whether the deal in progress is over (annulled, void,
 a game lost), and ``"pending"``, the deal being entered as the page must send it with ``add`` (its dealer,
-out of turn; who reckons nothing in it, and of those the penalties waived).  ``pending`` in the request is
-that deal as the page holds it (its dealer defaults to the next by Law 16); ``correct``, for a score
-corrected (Laws 70, 74), the deal (by its index in the record) and its scores entered again, quickly.
+out of turn; who reckons nothing in it, and of those the penalties waived); and ``"not_held"``, after the
+ruling on a call of what is not held (Law 54), whose call the page lets mark ``"held": false`` and what to
+do, for the hands as spoken and as quick scores (Case II), else null.  ``pending`` in the request is that
+deal as the page holds it (its dealer defaults to the next by Law 16); ``correct``, for a score corrected
+(Laws 70, 74), the deal (by its index in the record) and its scores entered again, quickly.
+
+A deal's calls carry their suit and a point's top card where entered (the record's ``"suit"``, ``"head"``):
+the younger's reckoning that the elder's cards shown bar (Case IV) is refused by the field of its category.
 
 Answers: ``200 {"record", "state"}``; an entry the laws refuse, ``422 {"error", "law", "field"}`` (the
 record sent is unchanged, and the page keeps what was typed); a record that cannot be read or is not a
@@ -84,7 +89,7 @@ from piquet.marker.deal import (
 from piquet.marker.partie import MarkedPartie, card_partie
 from piquet.marker.record import deal_from_json, deal_to_json, marked_from_json, marked_to_json
 from piquet.marker.telling import deal_lines
-from piquet.marker.wrong import CORRECTIONS, Applied, Pending, apply_choice, correctable
+from piquet.marker.wrong import CORRECTIONS, Applied, Pending, apply_choice, correctable, not_held_says
 from piquet.stakes.settlement import Session
 from piquet.talk.words import MARKED_HEADINGS, deal_words, reckoning_words, settlement_words
 
@@ -98,6 +103,8 @@ MAX_DEALS: Final = 200
 #: The longest name of a player.
 MAX_NAME: Final = 40
 ACTIONS: Final = ("new", "state", "add", "undo", "annul", "void", "rule", "wrong")
+#: Where a refusal of one category's reckoning is shown (Case IV: the younger's barred).
+CATEGORY_FIELDS: Final = ("point", "sequences", "sets")
 #: Where a refusal is shown, by its law, when the deal is checked whole.
 _FIELD_OF_LAW: Final = {"Law 16": "deal", "Law 18": "carte_blanche", "Law 62": "point", "Law 63": "sequences",
                         "Law 64": "sets", "Law 46": "hands", "Laws 62-64": "hands", "Law 65": "play",
@@ -217,7 +224,8 @@ def add_deal(partie: MarkedPartie, value: object) -> MarkedPartie:
         elif isinstance(decl, QuickScores):
             check_quick(decl, rules)
     except MarkError as e:
-        field = _reply_field(e) if e.law == "Law 46" else _FIELD_OF_LAW.get(e.law or "", "hands")
+        field = CATEGORY_FIELDS[e.category] if e.category is not None else \
+            _reply_field(e) if e.law == "Law 46" else _FIELD_OF_LAW.get(e.law or "", "hands")
         raise _refuse_at(e, field) from None
     try:
         if isinstance(play, PlayTotals):
@@ -538,6 +546,16 @@ def _pending_json(partie: MarkedPartie, p: Pending) -> dict[str, Any]:
             "waived": [ROLES[r] for r in sorted(p.waived)], "words": None if nxt is None else nxt["words"]}
 
 
+def _not_held_json(partie: MarkedPartie, done: Applied) -> dict[str, Any] | None:
+    """Where a call of what is not held came to light (Law 54): whose call the page lets mark "not held", and
+    what to do, for the hands as spoken and as quick scores (``not_held_says``)."""
+    if done.not_held is None:
+        return None
+    calls, scores = not_held_says(partie, done.pending, done.not_held)
+    return {"role": ROLES[done.not_held], "name": partie.name(done.pending.seat(done.not_held)), "calls": calls,
+            "scores": scores}
+
+
 def wrong(partie: MarkedPartie, body: dict[str, Any]) -> Applied:
     """The remedy chosen of the ruling on the irregularity, applied (``piquet.marker.wrong.apply_choice``)."""
     i, r, pending = _ruling(partie, body)
@@ -552,7 +570,7 @@ def wrong(partie: MarkedPartie, body: dict[str, Any]) -> Applied:
     if remedy in (Remedy.FRESH_DEAL, Remedy.VOID, Remedy.GAME_LOST) and len(partie.deals) >= MAX_DEALS:
         raise _wrong(f"at most {MAX_DEALS} deals are marked")
     try:
-        return apply_choice(partie, r, option, pending, correction)
+        return apply_choice(partie, r, option, pending, correction, i.kind)
     except MarkError as e:
         raise Refused(str(e), e.law, "correct" if correction else "wrong") from None
 
@@ -579,7 +597,8 @@ def mark_request(body: object) -> dict[str, Any]:
             done = wrong(partie, body)
             partie = done.partie
             extra["applied"] = {"says": done.says, "note": done.note, "deal_over": done.deal_over,
-                                "pending": _pending_json(partie, done.pending)}
+                                "pending": _pending_json(partie, done.pending),
+                                "not_held": _not_held_json(partie, done)}
     else:
         partie = read_record(body.get("record"))
         if action == "add":

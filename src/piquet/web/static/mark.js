@@ -7,7 +7,11 @@
 // Something went wrong: the irregularities of the laws (GET /api/mark/referee), by group; one tapped asks
 // its facts, the server's ruling ("rule") shows the law, who chooses and the options, and the option
 // tapped is applied ("wrong"). A penalty or a dealer out of turn falls on the deal being entered: the
-// draft keeps it ("pending") and sends it with the deal.
+// draft keeps it ("pending") and sends it with the deal. After the ruling on a call of what is not held
+// (Law 54), the offender's calls each get a "Not held" toggle ("notHeld"), sent as "held": false (Case II).
+//
+// A call's suit (and a point's top card) is entered where it was shown, by the selects beside it: the server
+// then applies Case IV (the elder's cards shown bar the younger's smaller reckoning).
 
 import { $, h } from "./dom.js";
 
@@ -18,17 +22,22 @@ const FIELDS = ["players", "rules", "first_dealer", "carte_blanche", "point", "s
 const SEQUENCE_NAMES = { 3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième" };
 const HEADS = ["A", "K", "Q", "J", "10", "9", "8", "7"];
 const SET_RANKS = [["A", "aces"], ["K", "kings"], ["Q", "queens"], ["J", "knaves"], ["10", "tens"]];
+const SUITS = [["", "suit?"], ["S", "♠ spades"], ["H", "♥ hearts"], ["C", "♣ clubs"], ["D", "♦ diamonds"]];
+// Whose calls each list holds: the elder's as called, the younger's as he reckons them.
+const LIST_ROLES = { eSeqs: "elder", eSets: "elder", ySeqs: "younger", ySets: "younger" };
 
 /** @returns {Record<string, any>} */
 function emptyDraft() {
   return {
-    cb: "none", mode: "spoken", ePointCards: "", ePointValue: "", rPoint: "", eSeqs: [], rSeqs: "",
-    eSets: [], rSets: "", yPointCards: "", yPointValue: "", ySeqs: [], ySets: [],
+    cb: "none", mode: "spoken", ePointCards: "", ePointValue: "", ePointSuit: "", ePointHead: "", ePointHeld: true,
+    rPoint: "", eSeqs: [], rSeqs: "", eSets: [], rSets: "",
+    yPointCards: "", yPointValue: "", yPointSuit: "", yPointHead: "", yPointHeld: true, ySeqs: [], ySets: [],
     qEPoint: "", qYPoint: "", qESeqs: "", qYSeqs: "", qESets: "", qYSets: "",
     playMode: "totals", eTricks: "", ePlay: "", yPlay: "", cards: "", pique: "", first: "",
     askPique: false, askFirst: false,
-    // The deal being entered as the referee left it: its dealer (out of turn), who reckons nothing, waived.
-    pending: null, notes: [],
+    // The deal being entered as the referee left it: its dealer (out of turn), who reckons nothing, waived;
+    // and whose call is of what he does not hold, with the server's words (Law 54, Case II).
+    pending: null, notes: [], notHeld: null,
   };
 }
 
@@ -168,6 +177,25 @@ async function begin(event) {
 
 // ------------------------------------------------------------ the draft of the deal in hand
 
+// Whether the calls of that role may be marked "not held": after the ruling on his call of what he does not
+// hold (Law 54).
+function notHeldShown(role) {
+  return !!draft.notHeld && draft.notHeld.role === role;
+}
+
+// The ruling on a call not held taken back: every call is held again, and the toggles go.
+function forgetNotHeld() {
+  draft.notHeld = null;
+  draft.ePointHeld = true;
+  draft.yPointHeld = true;
+  for (const list of Object.keys(LIST_ROLES)) for (const item of draft[list]) item.held = true;
+}
+
+function heldToggle(item, testid) {
+  return h("button", { type: "button", class: "mk-held", testid, "aria-pressed": String(item.held === false),
+    onclick: () => { item.held = item.held === false; saveDraft(); renderDraft(); } }, "Not held");
+}
+
 function rowsOf(kind, list) {
   const key = list;
   const box = document.querySelector(`[data-list=${list}]`);
@@ -185,13 +213,21 @@ function rowsOf(kind, list) {
         : SET_RANKS.map(([r, w]) => h("option", { value: r, selected: item.b === r }, w)));
     a.addEventListener("change", () => { item.a = /** @type {HTMLSelectElement} */ (a).value; saveDraft(); });
     b.addEventListener("change", () => { item.b = /** @type {HTMLSelectElement} */ (b).value; saveDraft(); });
+    const suit = kind === "seq"
+      ? h("select", { "aria-label": "In the suit, if shown", testid: `${list}-${i}-suit` },
+        SUITS.map(([v, w]) => h("option", { value: v, selected: (item.s || "") === v }, w)))
+      : null;
+    if (suit) {
+      suit.addEventListener("change", () => { item.s = /** @type {HTMLSelectElement} */ (suit).value; saveDraft(); });
+    }
     const remove = h("button", { type: "button", class: "mk-x", "aria-label": "Remove", testid: `${list}-${i}-remove`,
       onclick: () => { items.splice(i, 1); saveDraft(); renderDraft(); } }, "✕");
-    return h("div", { class: "mk-row" }, a, b, remove);
+    const held = notHeldShown(LIST_ROLES[list]) ? heldToggle(item, `${list}-${i}-not-held`) : null;
+    return h("div", { class: "mk-row" }, a, b, remove, suit, held);
   });
   const add = h("button", { type: "button", class: "mk-add", testid: `${list}-add`,
     onclick: () => {
-      items.push(kind === "seq" ? { a: "3", b: "A" } : { a: "3", b: "A" });
+      items.push(kind === "seq" ? { a: "3", b: "A", s: "", held: true } : { a: "3", b: "A", held: true });
       saveDraft();
       renderDraft();
     } }, kind === "seq" ? "+ a sequence" : "+ a quatorze or trio");
@@ -205,10 +241,19 @@ function renderDraft() {
       btn.setAttribute("aria-pressed", String(/** @type {HTMLElement} */ (btn).dataset.value === draft[key]));
     }
   }
-  for (const input of document.querySelectorAll("input[data-draft], textarea[data-draft]")) {
+  for (const input of document.querySelectorAll("input[data-draft], textarea[data-draft], select[data-draft]")) {
     const el = /** @type {HTMLInputElement} */ (input);
     if (el.value !== draft[el.dataset.draft]) el.value = draft[el.dataset.draft];
   }
+  for (const btn of document.querySelectorAll("button[data-held]")) {
+    const b = /** @type {HTMLElement} */ (btn);
+    const cards = draft[b.dataset.held === "ePointHeld" ? "ePointCards" : "yPointCards"];
+    b.hidden = !cards || !notHeldShown(b.dataset.heldRole);
+    b.setAttribute("aria-pressed", String(draft[b.dataset.held] === false));
+  }
+  const hint = $("not-held-hint");
+  hint.hidden = !draft.notHeld;
+  hint.textContent = draft.notHeld ? draft.notHeld[draft.mode === "quick" ? "scores" : "calls"] : "";
   for (const list of ["eSeqs", "ySeqs"]) rowsOf("seq", list);
   for (const list of ["eSets", "ySets"]) rowsOf("set", list);
   $("spoken").hidden = draft.mode !== "spoken";
@@ -228,11 +273,25 @@ function num(text, empty = 0) {
   return /^\d+$/.test(t) ? Number(t) : t;
 }
 
-function declared(cards, value, seqs, sets) {
+// A call's suit where entered, and "held": false for a call of what is not held (Law 54), as the record has them.
+function shown(suit, held) {
+  return { ...(suit ? { suit } : {}), ...(held === false ? { held: false } : {}) };
+}
+
+// One hand's calls as the record writes them; r is "e" (the elder's) or "y" (the younger's).
+function declared(r) {
   const out = {};
-  if (cards) out.point = value.trim() ? { cards: Number(cards), value: num(value) } : { cards: Number(cards) };
-  if (seqs.length) out.sequences = seqs.map((s) => ({ length: Number(s.a), head: s.b }));
-  if (sets.length) out.sets = sets.map((s) => ({ size: Number(s.a), rank: s.b }));
+  const cards = draft[`${r}PointCards`];
+  const value = draft[`${r}PointValue`];
+  const head = draft[`${r}PointHead`];
+  if (cards) {
+    out.point = { cards: Number(cards), ...(value.trim() ? { value: num(value) } : {}), ...(head ? { head } : {}),
+      ...shown(draft[`${r}PointSuit`], draft[`${r}PointHeld`]) };
+  }
+  const seqs = draft[`${r}Seqs`];
+  const sets = draft[`${r}Sets`];
+  if (seqs.length) out.sequences = seqs.map((s) => ({ length: Number(s.a), head: s.b, ...shown(s.s, s.held) }));
+  if (sets.length) out.sets = sets.map((s) => ({ size: Number(s.a), rank: s.b, ...shown("", s.held) }));
   return out;
 }
 
@@ -241,12 +300,12 @@ function dealJson() {
   const d = /** @type {Record<string, any>} */ ({});
   if (draft.cb !== "none") d.carte_blanche = draft.cb;
   if (draft.mode === "spoken") {
-    const elder = declared(draft.ePointCards, draft.ePointValue, draft.eSeqs, draft.eSets);
+    const elder = declared("e");
     const replies = {};
     if (draft.rPoint && elder.point) replies.point = draft.rPoint;
     if (draft.rSeqs && elder.sequences) replies.sequences = draft.rSeqs;
     if (draft.rSets && elder.sets) replies.sets = draft.rSets;
-    d.declared = { elder, replies, younger: declared(draft.yPointCards, draft.yPointValue, draft.ySeqs, draft.ySets) };
+    d.declared = { elder, replies, younger: declared("y") };
   } else {
     d.scored = {
       elder: { point: num(draft.qEPoint), sequences: num(draft.qESeqs), sets: num(draft.qESets) },
@@ -300,6 +359,7 @@ async function act(action) {
   if (action === "undo") {
     draft.pending = null; // the rulings on the deal that was being entered go with it
     draft.notes = [];
+    forgetNotHeld();
   } else {
     draft = emptyDraft(); // the deal in progress is annulled or void
   }
@@ -495,6 +555,7 @@ async function choose(option) {
     const changed = p.out_of_turn || p.reckons_nothing.length || p.waived.length;
     draft.pending = changed ? p : null;
     if (applied.note) draft.notes = [...(draft.notes || []), applied.note];
+    if (applied.not_held) draft.notHeld = applied.not_held;
   }
   saveDraft();
   wrongCase = null;
@@ -652,7 +713,15 @@ function bind() {
       });
     }
   }
-  for (const input of document.querySelectorAll("input[data-draft], textarea[data-draft]")) {
+  for (const btn of document.querySelectorAll("button[data-held]")) {
+    btn.addEventListener("click", () => {
+      const key = /** @type {HTMLElement} */ (btn).dataset.held;
+      draft[key] = draft[key] === false;
+      saveDraft();
+      renderDraft();
+    });
+  }
+  for (const input of document.querySelectorAll("input[data-draft], textarea[data-draft], select[data-draft]")) {
     input.addEventListener("input", () => {
       const el = /** @type {HTMLInputElement} */ (input);
       draft[el.dataset.draft] = el.value;
