@@ -7,9 +7,14 @@ from __future__ import annotations
 import io
 import json
 import re
+import warnings
 from pathlib import Path
 
 import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from starlette.testclient import TestClient
 
 from piquet.cli.main import main
 from piquet.core.actions import Action, DeclareSequences, Discard
@@ -177,3 +182,21 @@ def test_the_replay_shows_the_review(tmp_path_factory: pytest.TempPathFactory) -
         first.locator("button").click()
         page.wait_for_function(f"() => document.getElementById('replay').dataset.deal === '{deal}'")
         assert errors == []
+
+
+def test_the_review_over_http(client: TestClient, db: str) -> None:
+    """``GET /api/tables/{id}/review``: a finished partie's review, deals from 1; none for a partie in progress,
+    nor for no table; a bad number of worlds refused."""
+    from test_web_replay import insert, random_partie
+
+    done = insert(db, random_partie(41), "finished")
+    r = client.get(f"/api/tables/{done}/review?worlds=1")
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    assert doc["table"] == done and doc["worlds"] == 1 and doc["legend"]
+    assert [d["number"] for d in doc["deals"]] == list(range(1, len(doc["deals"]) + 1))
+    assert set(doc["costliest"]) == {"A", "B"} and doc["names"] == NAMES
+    going = insert(db, random_partie(42, stop=40), "playing", table_id="going")
+    assert client.get(f"/api/tables/{going}/review").status_code == 403
+    assert client.get("/api/tables/nothing/review").status_code == 404
+    assert client.get(f"/api/tables/{done}/review?worlds=1000").status_code == 400
