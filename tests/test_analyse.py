@@ -1,4 +1,5 @@
-"""``piquet analyse``: every card played, valued double dummy, in the documented JSON form."""
+"""``piquet analyse``: every card played, valued double dummy, in the documented JSON form (the review's play;
+the exchange and the calls: tests/test_review.py)."""
 
 from __future__ import annotations
 
@@ -29,21 +30,27 @@ def partie_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+#: A quick review: two worlds for each discard, one discard for each number of cards.
+QUICK = ["--worlds", "2", "--discards", "1"]
+
+
 def test_json_has_one_entry_per_card_in_order(partie_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyse", str(partie_record), "--json"]) == 0
-    entries = json.loads(capsys.readouterr().out)
+    assert main(["analyse", str(partie_record), "--json", *QUICK]) == 0
+    entries = [e for e in json.loads(capsys.readouterr().out)["decisions"] if e["kind"] == "play"]
     partie = replay(load_record(partie_record))
     plays = [(i, a.card) for i, d in enumerate(partie.deals) for a in d.history if isinstance(a, Play)]
     assert len(entries) == len(plays) == 24 * len(partie.deals)
     for e, (deal, card) in zip(entries, plays, strict=True):
-        assert set(e) == {"deal", "trick", "to_play", "played", "values"}
-        assert e["deal"] == deal and e["played"] == card_name(card)
-        assert e["to_play"] in ROLES and 1 <= e["trick"] <= 12
-        assert e["played"] in e["values"]
-        assert all(isinstance(v, int) for v in e["values"].values())
-    # Each trick appears twice in a row, led then answered; deals counted from 0, tricks from 1.
+        assert set(e) == {"deal", "kind", "seat", "role", "action", "trick", "chosen", "loss", "mistake", "options",
+                          "note"}
+        assert e["deal"] == deal + 1 and e["chosen"] == card_name(card)
+        assert e["role"] in ROLES and 1 <= e["trick"] <= 12
+        values = {o["choice"]: o["value"] for o in e["options"]}
+        assert e["chosen"] in values and e["loss"] == max(values.values()) - values[e["chosen"]]
+        assert all(isinstance(v, int) for v in values.values())
+    # Each trick appears twice in a row, led then answered; deals counted from 1, as the text counts them.
     assert [e["trick"] for e in entries[:4]] == [1, 1, 2, 2]
-    assert entries[0]["deal"] == 0 and entries[0]["to_play"] == "elder"
+    assert entries[0]["deal"] == 1 and entries[0]["role"] == "elder" and entries[0]["note"] == "leads"
 
 
 def _points(deal: Deal, role: int) -> int:
@@ -85,21 +92,22 @@ def test_values_are_the_exact_minimax_values_late_in_the_deal(partie_record: Pat
 
 
 def test_text_report(partie_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyse", str(partie_record)]) == 0
+    assert main(["analyse", str(partie_record), *QUICK]) == 0
     out = capsys.readouterr().out
     assert "Deal 1:" in out and "trick  1" in out and "leads" in out and "plays" in out
-    assert "Points given away against open-card best play:" in out
+    assert out.startswith("Legend\n") and "Costliest decisions" in out and "Points given away" in out
 
 
 def test_the_britannica_record(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyse", str(RECORD), "--json"]) == 0
-    entries = json.loads(capsys.readouterr().out)
-    assert entries and all(e["played"] in e["values"] for e in entries)
+    assert main(["analyse", str(RECORD), "--json", *QUICK]) == 0
+    entries = [e for e in json.loads(capsys.readouterr().out)["decisions"] if e["kind"] == "play"]
+    assert entries
     first = entries[0]
+    values = {o["choice"]: o["value"] for o in first["options"]}
     # The elder's first lead, the record's ace of hearts: every card of his hand after the exchange may be led.
-    assert first["played"] == "AH" and (first["deal"], first["trick"], first["to_play"]) == (0, 1, "elder")
-    assert set(first["values"]) == {"AS", "JS", "AH", "QH", "JH", "8H", "JC", "9S", "8S", "KH", "9C", "KD"}
-    assert first["values"]["AH"] == max(first["values"].values())
+    assert first["chosen"] == "AH" and (first["deal"], first["trick"], first["role"]) == (1, 1, "elder")
+    assert set(values) == {"AS", "JS", "AH", "QH", "JH", "8H", "JC", "9S", "8S", "KH", "9C", "KD"}
+    assert values["AH"] == max(values.values()) and first["loss"] == 0
 
 
 def test_a_bad_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,9 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--adjacent", action="store_true", help="only each level against the next")
     two_players(ladder, 40)
 
-    analyse = sub.add_parser("analyse", help="the double-dummy value of every card played in a record")
+    analyse = sub.add_parser("analyse", help="a review of a recorded partie: the exchange, the calls, the play")
     analyse.add_argument("record", metavar="RECORD.json")
-    analyse.add_argument("--json", action="store_true", help="print one entry per card played, as JSON")
+    analyse.add_argument("--json", action="store_true", help="print the review as JSON (deals from 1, as the text)")
+    analyse.add_argument("--player", default=None, help="one player's mistakes only: A, B or a player's name")
+    analyse.add_argument("--worlds", type=int, default=None,
+                         help="deals sampled to value each discard (default 16; more is steadier and slower)")
+    analyse.add_argument("--discards", type=int, default=None,
+                         help="discards tried for each number of cards taken (default 3)")
+    analyse.add_argument("--seed", type=int, default=None, help="the seed of the sampled deals (default 1)")
 
     from piquet.cli.odds import add_odds_arguments
 

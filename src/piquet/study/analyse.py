@@ -1,4 +1,5 @@
-"""``piquet analyse``: the double-dummy value of every card a player could have played.
+"""The double-dummy value of every card a player could have played; ``piquet analyse`` (the review of the
+partie, ``piquet.study.review``, of which this is the play).
 
 Each deal of a record is played again through the engine.  Before every card
 the exact solver is given both hands open and values each legal card for the
@@ -20,7 +21,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any
 
 from piquet.core.actions import Play
 from piquet.core.cards import Card, card_name
@@ -29,13 +30,14 @@ from piquet.core.events import ROLES
 from piquet.core.partie import Partie
 from piquet.players.solver import Position, card_values
 from piquet.records.record import RecordError, load_record, replay
+from piquet.study.review import ReviewOptions, review_partie, write_text
 
 
 @dataclass(frozen=True)
 class CardAnalysis:
     """One card played: who chose it, the value of each card he could have played, the one he did."""
 
-    deal: int  # from 0
+    deal: int  # from 0 (the review, and its JSON, count from 1)
     trick: int  # from 1
     role: int
     seat: str
@@ -76,31 +78,17 @@ def analyse_partie(partie: Partie) -> Iterator[CardAnalysis]:
         yield from analyse_deal(deal, i, partie)
 
 
-def _write_text(partie: Partie, names: dict[str, str], out: TextIO) -> None:
-    costs: dict[str, int] = {"A": 0, "B": 0}
-    errors: dict[str, int] = {"A": 0, "B": 0}
-    last_deal = -1
-    for a in analyse_partie(partie):
-        if a.deal != last_deal:
-            last_deal = a.deal
-            elder = partie.seat(a.deal, 0)
-            younger = partie.seat(a.deal, 1)
-            out.write(f"\nDeal {a.deal + 1}: {names[elder]} elder, {names[younger]} younger\n")
-        ranked = sorted(a.values.items(), key=lambda cv: (-cv[1], cv[0]))
-        options = "  ".join(f"{card_name(c)} {v:+d}" for c, v in ranked)
-        verdict = "best" if a.cost == 0 else f"cost {a.cost}"
-        action = "leads" if a.leads else "plays"
-        out.write(f"  trick {a.trick:2d}  {names[a.seat]:<10} {action} {card_name(a.played):<3} ({verdict}):  "
-                  f"{options}\n")
-        costs[a.seat] += a.cost
-        errors[a.seat] += a.cost > 0
-    out.write("\nPoints given away against open-card best play:\n")
-    for seat in ("A", "B"):
-        out.write(f"  {names[seat]}: {costs[seat]} in {errors[seat]} cards\n")
+def seat_named(who: str, names: dict[str, str]) -> str | None:
+    """The seat ``who`` names: "A" or "B" (any case), or a player's name as the record gives it."""
+    if who.upper() in ("A", "B"):
+        return who.upper()
+    found = [s for s, n in names.items() if n.casefold() == who.casefold()]
+    return found[0] if len(found) == 1 else None
 
 
 def run_analyse(ns: argparse.Namespace) -> int:
-    """``piquet analyse RECORD.json [--json]``: 0 when analysed, 2 for an invalid record."""
+    """``piquet analyse RECORD.json [--json] [--player P] [--worlds N] [--discards N] [--seed N]``: the review of
+    the partie (``piquet.study.review``); 0 when reviewed, 2 for an invalid record or option."""
     try:
         record = load_record(ns.record)
         partie = replay(record)
@@ -108,16 +96,31 @@ def run_analyse(ns: argparse.Namespace) -> int:
         print(f"piquet analyse: {ns.record}: {e}", file=sys.stderr)
         return 2
     names = {seat: (record.players or {}).get(seat) or seat for seat in ("A", "B")}
+    player = None
+    if ns.player is not None:
+        player = seat_named(ns.player, names)
+        if player is None:
+            print(f"piquet analyse: --player {ns.player}: not a player of this partie (A, B, "
+                  f"{names['A']} or {names['B']})", file=sys.stderr)
+            return 2
+    given = {k: v for k, v in (("worlds", ns.worlds), ("discards_per_count", ns.discards), ("seed", ns.seed))
+             if v is not None}
+    try:
+        options = ReviewOptions(**given)
+    except ValueError as e:
+        print(f"piquet analyse: {e}", file=sys.stderr)
+        return 2
+    review = review_partie(partie, names, options)
     try:
         if ns.json:
-            json.dump([a.to_json() for a in analyse_partie(partie)], sys.stdout, indent=1)
+            json.dump(review.to_json(player), sys.stdout, indent=1)
             sys.stdout.write("\n")
         else:
-            _write_text(partie, names, sys.stdout)
+            write_text(review, sys.stdout, player)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader stopped early (``| head``): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
-__all__ = ["CardAnalysis", "analyse_deal", "analyse_partie", "run_analyse"]
+__all__ = ["CardAnalysis", "analyse_deal", "analyse_partie", "run_analyse", "seat_named"]

@@ -34,6 +34,7 @@ import gzip
 import json
 import logging
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ from piquet.core.observation import observe
 from piquet.core.partie import Partie
 from piquet.core.state import seed_cut
 from piquet.records.record import PartieRecord, RecordError, replay
+from piquet.study.review import WORLDS, ReviewOptions, review_partie
 from piquet.talk.words import (
     SCORE_LABELS,
     Cards,
@@ -405,6 +407,45 @@ async def replay_json(request: Request) -> Response:
     return _json_response(doc, request, private=seat is not None)
 
 
+#: The most worlds a review asked of the server may sample for each discard.
+MAX_WORLDS = 64
+
+
+@lru_cache(maxsize=16)
+def _review(record: str, a: str, b: str, worlds: int) -> dict[str, Any]:
+    """The review of a finished partie's record (``piquet.study.review``), kept: a record finished does not
+    change."""
+    return review_partie(replay(PartieRecord.from_json(record)), {"A": a, "B": b}, ReviewOptions(worlds)).to_json()
+
+
+def review_document(row: TableRow, worlds: int = WORLDS) -> dict[str, Any]:
+    """The review of a stored finished table, as ``piquet analyse --json`` gives it (deals from 1)."""
+    names = {s: r.name for s, r in row.seats.items()}
+    return {"table": row.id, **_review(row.record, names.get("A") or "A", names.get("B") or "B", worlds)}
+
+
+async def review_json(request: Request) -> Response:
+    """``GET /api/tables/{id}/review[?worlds=N]``: the review of a finished partie (the exchange, the calls, the
+    play); a partie in progress has none, as it would tell the cards still hidden."""
+    store: Store = request.app.state.hub.store
+    table_id = request.path_params["table_id"]
+    row = await asyncio.to_thread(store.load, table_id)
+    if row is None:
+        return _error(404, "there is no such table")
+    if row.status != "finished":
+        return _error(403, "this partie is in progress: its review, which values every card with both hands open, "
+                           "is given when it is finished")
+    raw = request.query_params.get("worlds", str(WORLDS))
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_WORLDS:
+        return _error(400, f"worlds is a whole number from 1 to {MAX_WORLDS}, not {raw[:20]!r}")
+    try:
+        doc = await asyncio.to_thread(review_document, row, int(raw))
+    except ValueError as e:
+        log.error("table %s: its record cannot be reviewed: %s", table_id, e)
+        return _error(500, f"the record of this table cannot be rebuilt, so it cannot be reviewed ({e})")
+    return _json_response(doc, request, private=False)
+
+
 async def replay_page(request: Request) -> Response:
     """``GET /t/{id}/replay``: the page (it fetches the JSON itself; 404 when there is no such table)."""
     store: Store = request.app.state.hub.store
@@ -417,7 +458,8 @@ async def replay_page(request: Request) -> Response:
 
 routes: list[BaseRoute] = [
     Route("/api/tables/{table_id}/replay", replay_json),
+    Route("/api/tables/{table_id}/review", review_json),
     Route("/t/{table_id}/replay", replay_page),
 ]
 
-__all__ = ["ALL", "replay_document", "replay_frames", "routes", "seat_of_token"]
+__all__ = ["ALL", "replay_document", "replay_frames", "review_document", "routes", "seat_of_token"]

@@ -6,6 +6,7 @@
 
 import { backSVG, cardSVG, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
 import { $, clear, h, put } from "./dom.js";
+import { loadReview } from "./review.js";
 
 // ------------------------------------------------------------------ small DOM helpers
 
@@ -269,6 +270,12 @@ function setup() {
   const { step, notice } = stepFromHash();
   R.notice = notice;
   go(step);
+  if (doc.view === "all" && doc.status === "finished") {
+    // A finished partie's review: every decision valued (piquet.study.review); ?worlds=N asks for more or fewer.
+    const worlds = params.get("worlds");
+    const url = `/api/tables/${encodeURIComponent(tableId)}/review${worlds ? `?worlds=${encodeURIComponent(worlds)}` : ""}`;
+    loadReview(url, (d) => go(doc.deals[d.deal - 1].first_step + d.action));
+  }
 }
 
 // ------------------------------------------------------------------ rendering one frame
