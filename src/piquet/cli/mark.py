@@ -33,11 +33,13 @@ from piquet.marker.partie import MarkedPartie
 from piquet.marker.record import load_marked, marked_to_json
 from piquet.marker.telling import deal_lines, partie_text
 from piquet.marker.wrong import CORRECTIONS, Pending, apply_choice
+from piquet.talk.guide import rules_text, topic_list
 from piquet.talk.words import settlement_words
 
 HELP = ("Answer the question, or: help (this), undo (take back the last answer), wrong (something went wrong "
         "at the table: a card exposed, thirteen cards, a miscall, a revoke, a score wrongly reckoned ...; the "
-        "laws' ruling), quit (save and leave). Press Enter to take the answer in [brackets].")
+        "laws' ruling), rules TOPIC (how to play: rules pique), quit (save and leave). Press Enter to take the "
+        "answer in [brackets].")
 
 
 class Quit(Exception):
@@ -352,6 +354,10 @@ class MarkSession:
                 low = text.strip().lower()
                 if low == "help":
                     self.say(HELP)
+                    continue
+                if low == "rules" or low.startswith("rules "):
+                    topic = text.strip()[len("rules"):].strip()
+                    self.say(rules_text(topic) if topic else topic_list())
                     continue
                 if low == "undo":
                     self._undo()
