@@ -1101,7 +1101,7 @@ function renderTalk(v) {
   }
   if (v.deal_words) {
     // Who deals, who is elder hand, and at Piquet au cent the game (Laws 9, 16; p. 20): the narrator's words.
-    list.append(h("li", { class: "narrator deal-start" }, v.deal_words));
+    list.append(h("li", { class: "narrator deal-start" }, withTerms(v.deal_words)));
   }
   const trickRows = new Map(); // trick number -> its line: a trick's cards, counts and winner on one line
   for (const line of S.talk.lines) {
