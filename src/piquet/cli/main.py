@@ -1,5 +1,5 @@
-"""The ``piquet`` command: ``play`` in the terminal, ``replay`` or ``analyse`` a record, ``arena``, ``ladder``,
-``odds``, ``stats``, ``settle`` and ``chouette`` (three players)."""
+"""The ``piquet`` command: ``play`` in the terminal, ``rules`` (how to play), ``replay`` or ``analyse`` a
+record, ``arena``, ``ladder``, ``odds``, ``stats``, ``settle`` and ``chouette`` (three players)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"the computer opponent, by name or number: {_levels()}")
     play.add_argument("--name", default=None, help="your name on the score card (default: You)")
     play.add_argument("--symbols", action="store_true", help="show suits as symbols")
+
+    rules = sub.add_parser("rules", help="how to play: the guide to the game, or one topic of it (piquet rules "
+                                         "exchange, piquet rules pique)")
+    rules.add_argument("topic", metavar="TOPIC", nargs="*", help="a topic or a glossary term; none: the whole guide")
 
     replay = sub.add_parser("replay", help="score the deals of a record (and the games, at Piquet au cent)")
     replay.add_argument("record", metavar="RECORD.json")
@@ -114,6 +118,12 @@ def _levels() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     ns = parser.parse_args(argv)
+    if ns.command == "rules":
+        from piquet.talk.guide import find, rules_text
+
+        topic = " ".join(ns.topic)
+        sys.stdout.write(rules_text(topic or None))
+        return 0 if not topic or find(topic) is not None else 2
     if ns.command == "arena":
         from piquet.study.arena import run_arena_command
 

@@ -52,12 +52,14 @@ from piquet.marker.partie import MarkedPartie
 from piquet.marker.record import load_marked, marked_to_json
 from piquet.marker.telling import deal_lines, partie_text
 from piquet.marker.wrong import CORRECTIONS, Pending, apply_choice, not_held_says
+from piquet.talk.guide import rules_text, topic_list
 from piquet.talk.words import settlement_words
 
 HELP = ("Answer the question, or: help (this), undo (take back the last answer), wrong (something went wrong "
         "at the table: a card exposed, thirteen cards, a miscall, a revoke, a score wrongly reckoned ...; the "
-        "laws' ruling), quit (save and leave). Press Enter to take the answer in [brackets]. At a call's "
-        "question, help also says how to give its suit (Case IV) or a call of what is not held (Law 54).")
+        "laws' ruling), rules TOPIC (how to play: rules pique), quit (save and leave). Press Enter to take the "
+        "answer in [brackets]. At a call's question, help also says how to give its suit (Case IV) or a call of "
+        "what is not held (Law 54).")
 
 
 class Quit(Exception):
@@ -580,6 +582,10 @@ class MarkSession:
                     self.say(HELP)
                     if key in _CALL_KEYS:
                         self.say(CALLS_HELP)
+                    continue
+                if low == "rules" or low.startswith("rules "):
+                    topic = text.strip()[len("rules"):].strip()
+                    self.say(rules_text(topic) if topic else topic_list())
                     continue
                 if low == "undo":
                     self._undo()

@@ -78,6 +78,8 @@ from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_
 from piquet.players.runner import GameListener, PartieRunner, new_seed
 from piquet.records.record import PartieRecord, RecordError, load_record, record_of, replay
 from piquet.records.replay import deal_games, tally_words
+from piquet.talk.guide import rules_text, topic_list
+from piquet.talk.laws import with_law
 from piquet.talk.words import (
     SCORE_LABELS,
     YOU,
@@ -102,6 +104,7 @@ _COMMON_HELP = (
     ("score", "the score of this deal and the table of the partie"),
     ("tricks", "the tricks played so far, and who won each"),
     ("hint", "what the computer would do in your place"),
+    ("rules", "how to play: rules TOPIC for one part (rules exchange, rules pique), rules alone for the topics"),
     ("quit", "stop here: the partie is saved, and piquet play --resume carries on"),
 )
 _NONE = {"none", "nothing", "no", "n", "pass", "-"}
@@ -233,7 +236,7 @@ class TerminalTable(GameListener):
 
     def ask(self, prompt: str, obs: Observation | None = None, help_lines: Sequence[tuple[str, str]] = ()
             ) -> str:
-        """Read an answer; ``help``, ``hand``, ``score``, ``tricks`` and ``hint`` are answered here."""
+        """Read an answer; ``help``, ``rules``, ``hand``, ``score``, ``tricks`` and ``hint`` are answered here."""
         while True:
             try:
                 line = self.console.input(f"[bold]{prompt}[/] › ")
@@ -248,6 +251,8 @@ class TerminalTable(GameListener):
                 raise Quit
             if word in ("help", "?", "h"):
                 self.show_help(help_lines, obs is not None)
+            elif word == "rules" or word.startswith("rules "):
+                self.show_rules(text[len("rules"):].strip())
             elif obs is not None and word == "hand":
                 self.show_hand(obs, full=True)
             elif obs is not None and word == "score":
@@ -285,14 +290,24 @@ class TerminalTable(GameListener):
         for what, means in help_lines:
             table.add_row(f"[bold]{escape(what)}[/]", means)
         for what, means in _COMMON_HELP:
-            if in_deal or what in ("quit",):
+            if in_deal or what in ("quit", "rules"):
                 table.add_row(f"[bold]{what}[/]", means)
         table.add_row("[bold]help[/]", "this list")
         self.console.print(table)
 
+    def show_rules(self, topic: str) -> None:
+        """``rules``: the guide's topics; ``rules TOPIC``: that part of the guide (docs/rules.md)."""
+        if topic:
+            text = rules_text(topic)
+        else:
+            text = ("The guide to the game: type rules and a topic (rules exchange, rules pique); the whole guide is "
+                    "piquet rules, outside the game, or the How to play page of piquet serve.\n" + topic_list())
+        self.console.print(text, highlight=False, markup=False)
+
     def rejected(self, error: IllegalAction) -> None:
-        """The engine refused the person's action: say why; the question is asked again."""
-        self.say(f"Not allowed: {escape(str(error))}", style="red")
+        """The engine refused the person's action: say why, and what the law cited says; the question is asked
+        again."""
+        self.say(f"Not allowed: {escape(with_law(str(error)))}", style="red")
         self.again = True
 
     def error(self, text: str) -> None:

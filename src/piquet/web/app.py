@@ -34,7 +34,7 @@ from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -43,6 +43,8 @@ from piquet.players.levels import level_named
 from piquet.players.runner import new_seed
 from piquet.records.record import RecordError
 from piquet.stakes.chouette import ChouetteError
+from piquet.talk.guide import page_html, talk_terms
+from piquet.talk.laws import with_law
 
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .mark import routes as mark_routes
@@ -496,6 +498,16 @@ async def lobby(request: Request) -> Response:
     return _page("index.html")
 
 
+async def rules_page(request: Request) -> Response:
+    """The "How to play" page: docs/rules.md as HTML, escaped, an anchor for each topic and glossary term."""
+    return HTMLResponse(page_html(), headers={"Cache-Control": "no-cache"})
+
+
+async def glossary_terms(request: Request) -> Response:
+    """The phrases of the talk that lead to the glossary, and their anchors on ``/rules``."""
+    return JSONResponse({"page": "/rules", "terms": talk_terms()})
+
+
 async def static_file(request: Request) -> Response:
     rel = request.path_params["path"]
     root = STATIC.resolve()
@@ -833,7 +845,9 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -
             try:
                 await hub.commit(room, kind, functools.partial(kind.act, room, conn.seat, msg))
             except TableError as e:
-                conn.post(json.dumps(error_message(e.code, e.message)))
+                # A refusal citing a law says what the law says, too (talk.laws).
+                said = with_law(e.message) if e.code == "illegal" else e.message
+                conn.post(json.dumps(error_message(e.code, said)))
                 continue
         hub.drive(table_id, kind)
 
@@ -863,6 +877,8 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
     app = Starlette(
         routes=[
             Route("/", lobby),
+            Route("/rules", rules_page),
+            Route("/api/glossary", glossary_terms),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables/{table_id}/record", table_record),

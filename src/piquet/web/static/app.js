@@ -1030,8 +1030,59 @@ function computeTalk(v) {
  * @returns {Array<string | Node>}
  */
 function lineWords(line) {
-  return (line.segments || []).map((s) => (typeof s === "string" ? s
-    : chips(s.cards, { sorted: false })));
+  return (line.segments || []).flatMap((s) => (typeof s === "string" ? withTerms(s)
+    : [chips(s.cards, { sorted: false })]));
+}
+
+// ------------------------------------------------------------------ the glossary
+
+/**
+ * The talk's words that lead to the glossary of the "How to play" page, as the server gives them
+ * (piquet.talk.guide.talk_terms): null until fetched, or if the fetch failed (the talk is then plain).
+ * @type {{ re: RegExp, anchors: Map<string, string>, page: string } | null}
+ */
+let glossary = null;
+
+async function loadGlossary() {
+  try {
+    const r = await fetch("/api/glossary");
+    if (!r.ok) return;
+    const data = await r.json();
+    const terms = (data.terms || []).filter((t) => t && typeof t.words === "string" && typeof t.anchor === "string");
+    if (!terms.length) return;
+    const esc = (/** @type {string} */ w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    glossary = {
+      re: new RegExp(`\\b(?:${terms.map((t) => esc(t.words)).join("|")})\\b`, "gi"),
+      anchors: new Map(terms.map((t) => [t.words.toLowerCase(), t.anchor])),
+      page: typeof data.page === "string" ? data.page : "/rules",
+    };
+    if (S.view) render();
+  } catch (e) {
+    // no glossary: the talk is shown without its links
+  }
+}
+
+/**
+ * A text with the glossary's terms made links to the "How to play" page ("Repique!" -> /rules#repique):
+ * text nodes and anchors built one by one, never HTML.
+ * @param {string} text
+ * @returns {Array<string | Node>}
+ */
+function withTerms(text) {
+  if (!glossary) return [text];
+  /** @type {Array<string | Node>} */
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(glossary.re)) {
+    const anchor = glossary.anchors.get(m[0].toLowerCase());
+    if (!anchor || m.index === undefined) continue;
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push(h("a", { class: "term", href: `${glossary.page}#${encodeURIComponent(anchor)}`, target: "_blank",
+      rel: "noopener", title: "In the glossary", testid: `term-${anchor}` }, m[0]));
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
 }
 
 function renderTalk(v) {
@@ -1050,7 +1101,7 @@ function renderTalk(v) {
   }
   if (v.deal_words) {
     // Who deals, who is elder hand, and at Piquet au cent the game (Laws 9, 16; p. 20): the narrator's words.
-    list.append(h("li", { class: "narrator deal-start" }, v.deal_words));
+    list.append(h("li", { class: "narrator deal-start" }, withTerms(v.deal_words)));
   }
   const trickRows = new Map(); // trick number -> its line: a trick's cards, counts and winner on one line
   for (const line of S.talk.lines) {
@@ -1379,6 +1430,7 @@ function init() {
   }
   render();
   connect();
+  loadGlossary();
 }
 
 // For the console and for tests: the state of the page (read only).
