@@ -80,6 +80,7 @@ from piquet.records.record import PartieRecord, RecordError, load_record, record
 from piquet.records.replay import deal_games, tally_words
 from piquet.talk.guide import rules_text, topic_list
 from piquet.talk.laws import with_law
+from piquet.talk.stakes import stake_words
 from piquet.talk.words import (
     SCORE_LABELS,
     YOU,
@@ -532,6 +533,8 @@ class TerminalTable(GameListener):
             self.say(f"The partie before this deal: {self.name(self.me)} {s.get(self.me, 0)}, "
                      f"{self.name(self.them)} {s.get(self.them, 0)} (deal {p.deal_number} "
                      f"of {p.deals_in_partie}).")
+        for line in stake_words(p, {self.me: self.acting or YOU, self.them: self.name(self.them)}):
+            self.say(escape(line))
 
     def show_tricks(self, obs: Observation) -> None:
         """``tricks``: each trick of the deal, the card each player played to it, the card led first, and who
@@ -597,6 +600,8 @@ class TerminalTable(GameListener):
             self.console.rule()
             self.say(f"{opening}   Partie: {self.name(self.me)} {s[self.me]} · "
                      f"{self.name(self.them)} {s[self.them]}")
+        for line in stake_words(context, {self.me: self.acting or YOU, self.them: self.name(self.them)}):
+            self.say(escape(line), style="bold")
         if partie.deals[-1].history:
             self.say("The deal so far:", style="italic")
         self.tell(partie)
@@ -624,6 +629,21 @@ class TerminalTable(GameListener):
         self.show_partie_card(partie)
         self.show_settlement(partie)
         self.save_now(partie)
+
+    def another_partie(self) -> bool:
+        """At the end of a partie: ``Another partie? (y/N)``; yes starts one with the same options, and an empty
+        line, ``quit`` or the end of input end the session."""
+        lines = (("y", "yes: another partie, with the same rules, level and name"), ("n", "no: stop here"))
+        while True:
+            try:
+                answer = self.ask("Another partie? (y/N)", help_lines=lines).lower()
+            except Quit:
+                return False
+            if answer in _YES:
+                return True
+            if answer in ("", "n", "no"):
+                return False
+            self.error("Answer y or n.")
 
     def save_now(self, partie: Partie) -> None:
         """Save the record; if it cannot be written, say so once and play on."""
@@ -962,6 +982,7 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     else:
         note(f"The partie is saved as it goes, in {save_path}.")
     carry_on = "piquet play --resume" + ("" if own_file or saves.in_data_dir(save_path) else f" {save_path}")
+    partie_done_before = partie is not None and partie.is_finished  # a finished partie resumed: no offer
     runner = PartieRunner({HUMAN: table, COMPUTER: computer}, the_seed, rules, partie, listener=table)
     try:
         runner.run()
@@ -984,7 +1005,12 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
             console.print("The partie is left unfinished: nothing was played, nothing is saved.", highlight=False)
         if isinstance(stop, KeyboardInterrupt):
             return 130
-    return 0
+    if partie_done_before or runner.partie is None or not runner.partie.is_finished or not table.another_partie():
+        return 0
+    # Another partie, with the same rules, level and name; a new seed, saved in the data directory.
+    again = argparse.Namespace(**{**vars(ns), "resume": None, "record": None, "seed": None, "rules": rules.spec,
+                                  "agree": [], "level": level, "name": human})
+    return run_play(again, console)
 
 
 __all__ = ["ComputerFailed", "GuardedPlayer", "Quit", "TerminalTable", "run_play", "save_atomically"]

@@ -209,6 +209,10 @@ class Rules:
     small_cards_count = True
     #: Where the laws say the partie is over: after its deals (Law 71), or at its games (p. 20).
     partie_end_law = "Law 71"
+    #: The most a player can score in one deal, as it is played (before a multiplier): the elder's 170, with
+    #: point, sequences, quatorzes, repique and capot.  A lead greater than this times the deal's multiplier
+    #: cannot be caught in the deal.
+    most_in_a_deal = 170
 
     @property
     def line(self) -> int:

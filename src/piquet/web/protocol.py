@@ -59,7 +59,9 @@ Decisions taken where the spec leaves things open
   ``"cut"["words"]``: the cut and who deals, how (``cut_words``, ``dealer_words``); ``"deal_words"``: the
   deal's opening, who deals and who is elder hand (``deal_words``: "Deal 1 of 6: Ann deals; you are elder
   hand.", at Piquet au cent "Deal 4 (game 2, at nothing): You deal; Ann is elder hand."), ``null`` before
-  the first deal; ``"turn"``: whose turn ("Your turn.", "Ann's turn."; ``null`` when nobody's);
+  the first deal; ``"stakes"``: what is at stake, when the score makes it matter (``stake_words``: "You
+  need 12 to pass the rubicon (100, Law 73)."), ``[]`` else and once the partie is over; ``"turn"``: whose
+  turn ("Your turn.", "Ann's turn."; ``null`` when nobody's);
   ``"game_news"``: at Piquet au cent, through the deal after a game was won, who won it and how, and that
   the next game begins at nothing (``game_news_words``), else ``null``; ``"last_deal"["game_words"]``: how
   a deal that won a game stopped (``deal_stopped_words``), else ``null``.  Prompts say a card that must be
@@ -155,6 +157,7 @@ from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.rules import Game, Rules
 from piquet.core.state import DealBy
+from piquet.talk.stakes import stake_words
 from piquet.talk.words import (
     SCORE_LABELS,
     Narrator,
@@ -692,6 +695,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     you = {seat: "You", other: names[other]}
     v["prompt"] = prompt_words(obs, names[other])
     v["deal_words"] = deal_words(context, you)
+    v["stakes"] = [] if finished else stake_words(context, you)
     v["turn"] = None if obs.to_move is None else turn_words(you[seats[obs.to_move]])
     won = partie.deals[index - 1].game_won if index >= 1 and not finished else None
     v["game_news"] = None if won is None else game_news_words(
@@ -766,8 +770,8 @@ def cut_view(rules: Rules, seat: str, cut: tuple[Card, Card, str] | None, *,
                     else [{"kind": "deal", "deal": True, "label": deal_label(True)},
                           {"kind": "deal", "deal": False, "label": deal_label(False)}]),
         "prompt": prompt if prompt is not None else choice_prompt(which, chooser, names[other]),
-        "score_labels": SCORE_LABELS, "table_trick": None, "deal_words": None, "turn": None, "game_news": None,
-        "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
+        "score_labels": SCORE_LABELS, "table_trick": None, "deal_words": None, "stakes": [], "turn": None,
+        "game_news": None, "roles": None, "totals": {"deal": dict(zero), "partie": dict(zero)}, "deal_history": [],
         "title": rules.title, "agreements": list(rules.agreements), "game": _game_json(rules, (), 1, zero),
         "settlement": None, "last_trick": None, "last_deal": None, "opponent": opponent,
         "levels": dict(levels or {}), "at_word": None,

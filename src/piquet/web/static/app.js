@@ -1192,6 +1192,38 @@ function renderScores(v) {
     box.append(h("p", { class: "muted small" }, `As called so far: you ${S.talk.count[me]}, ${otherName(v)} `
       + `${S.talk.count[otherRole(me)]}. Point, sequences and sets are scored when the play begins (Law 67).`));
   }
+  renderStakes(v, box);
+}
+
+/** What is at stake (the server's words: the VIEW's "stakes"), under the deal's scores. */
+function renderStakes(v, box) {
+  const stakes = v.stakes || [];
+  if (!stakes.length) return;
+  box.append(h("div", { class: "stakes", testid: "stakes", role: "note", "aria-label": "What is at stake" },
+    h("h4", {}, "What is at stake"), h("ul", {}, stakes.map((line) => h("li", {}, line)))));
+}
+
+/** "Another partie": a new table against the computer with the same rules, level and name; the lobby else. */
+async function anotherPartie(v, btn) {
+  const level = (v.levels || {})[other(v.seat)];
+  if (v.opponent !== "computer" || !level) {
+    window.location.assign("/");
+    return;
+  }
+  btn.disabled = true;
+  try {
+    const resp = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ opponent: "computer", rules: (v.partie || {}).rules || "rubicon", level,
+        name: (v.players || {})[v.seat] }),
+    });
+    if (!resp.ok) throw new Error(`the server refused (${resp.status})`);
+    const t = await resp.json();
+    window.location.assign(t.url);
+  } catch (e) {
+    btn.disabled = false;
+    showError({ code: "another", message: `Another partie could not be started: ${e instanceof Error ? e.message : e}.` });
+  }
 }
 
 function renderScoreCard(v) {
@@ -1393,6 +1425,8 @@ function renderFinish(v) {
       "Replay the partie"),
     " ", h("a", { class: "button", href: "/", testid: "back-to-lobby" }, "Back to the lobby")),
   );
+  const again = button("Another partie", "another-partie", () => anotherPartie(v, again), { primary: true });
+  box.append(h("p", {}, again));
 }
 
 // ------------------------------------------------------------------ start
