@@ -44,6 +44,7 @@ from piquet.players.runner import new_seed
 from piquet.records.record import RecordError
 from piquet.stakes.chouette import ChouetteError
 
+from .advice import routes as hint_routes
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .mark import routes as mark_routes
 from .protocol import ClientMessage, ProtocolError, decode_message, error_message
@@ -867,6 +868,7 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables/{table_id}/record", table_record),
             *rewind_routes,
+            *hint_routes,
             *settle_routes,
             *mark_routes,
             Route("/api/chouettes", create_chouette, methods=["POST"]),
