@@ -25,6 +25,13 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     return path
 
 
+@pytest.fixture(autouse=True)
+def quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint in the play samples two deals, not twelve, at the terminal: the tests that ask a ``hint`` at every
+    card run the solver as pure Python."""
+    monkeypatch.setattr("piquet.cli.terminal.PLAY_WORLDS", 2)
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     """A fresh SQLite file for the server."""

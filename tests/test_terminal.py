@@ -176,7 +176,7 @@ def test_bad_input_is_answered_and_asked_again(monkeypatch: pytest.MonkeyPatch, 
     assert "Name the cards you put out" in out
     assert "Not allowed:" in out and "(Law 21)" in out  # six cards, or cards not held
     assert "revokes" in out and "must follow suit (Law 59" in out
-    assert "what the computer would do in your place" in out  # help
+    assert "what to do here, and why" in out  # help
     assert "This deal, as called: You" in out  # score
     # Nothing was lost or changed by the bad answers: the same partie was played.
     assert bad.read_text() == clean.read_text()

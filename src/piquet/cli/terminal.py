@@ -73,11 +73,12 @@ from piquet.core.events import (
 from piquet.core.observation import Observation, first_card
 from piquet.core.partie import Partie, other_seat
 from piquet.core.rules import RUBICON, Rules, rules_named
-from piquet.players.base import DECLARING, Player, SimplePlayer
+from piquet.players.base import DECLARING, Player
 from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
 from piquet.players.runner import GameListener, PartieRunner, new_seed
 from piquet.records.record import PartieRecord, RecordError, load_record, record_of, replay
 from piquet.records.replay import deal_games, tally_words
+from piquet.study.hint import PLAY_WORLDS, deal_by_hint, deal_hint, hint
 from piquet.talk.guide import rules_text, topic_list
 from piquet.talk.laws import with_law
 from piquet.talk.stakes import stake_words
@@ -104,7 +105,7 @@ _COMMON_HELP = (
     ("hand", "your hand, your discard and the cards taken in"),
     ("score", "the score of this deal and the table of the partie"),
     ("tricks", "the tricks played so far, and who won each"),
-    ("hint", "what the computer would do in your place"),
+    ("hint", "what to do here, and why: the treatise's reasons, the odds, the solver's values"),
     ("rules", "how to play: rules TOPIC for one part (rules exchange, rules pique), rules alone for the topics"),
     ("quit", "stop here: the partie is saved, and piquet play --resume carries on"),
 )
@@ -186,7 +187,8 @@ class TerminalTable(GameListener):
         self.rules = rules
         self.symbols = symbols
         self.save = save
-        self.advisor = SimplePlayer()
+        self.asking: Observation | str | None = None  # the decision at hand, for ``hint``: "deal", "deal_by"
+        self.hint_worlds = PLAY_WORLDS  # deals sampled for a hint in the play
         self.narrator = Narrator()
         self.told = 0  # events of the deal in progress already told
         self.again = False  # the last answer was refused: ask again without the preamble
@@ -260,8 +262,8 @@ class TerminalTable(GameListener):
                 self.show_score(obs)
             elif obs is not None and word == "tricks":
                 self.show_tricks(obs)
-            elif obs is not None and word == "hint":
-                self.hint(obs)
+            elif word == "hint" and (obs is not None or self.asking is not None):
+                self.hint(obs if obs is not None else self.asking)
             else:
                 return text
 
@@ -277,14 +279,25 @@ class TerminalTable(GameListener):
                 return False
             self.error("Answer y or n.")
 
-    def hint(self, obs: Observation) -> None:
-        """What the advisor would do; if it cannot answer here, say so and play on."""
+    def hint(self, at: Observation | str | None) -> None:
+        """The advice for the decision at hand and its reasons (``piquet.study.hint``), from the person's own
+        observation only; if it cannot answer here, say so and play on."""
         try:
-            action = self.advisor.choose(obs)
-        except Exception as e:  # a fault of the advising level must not end the person's game
-            self.error(f"No hint: the advisor cannot answer here ({type(e).__name__}: {e}).")
+            if at == "deal":
+                advice = deal_hint(self.rules.small_cards_count)
+            elif at == "deal_by":
+                advice = deal_by_hint()
+            elif isinstance(at, Observation):
+                advice = hint(at, self.hint_worlds)
+            else:
+                return
+        except Exception as e:  # a fault of the adviser must not end the person's game
+            self.error(f"No hint: the adviser cannot answer here ({type(e).__name__}: {e}).")
             return
-        self.say(f"Hint: {self.describe(action)}", style="italic")
+        first = self.describe(advice.action) if advice.action is not None else advice.advice.rstrip(".").lower()
+        self.say(f"Hint: {first}", style="italic")
+        for reason in advice.reasons:
+            self.say(f"  · {escape(reason)}", style="italic")
 
     def show_help(self, help_lines: Sequence[tuple[str, str]], in_deal: bool) -> None:
         table = Table(box=None, show_header=False, padding=(0, 2))
@@ -330,15 +343,19 @@ class TerminalTable(GameListener):
     # ------------------------------------------------------------ the Player protocol
 
     def choose_deal(self, won_cut: bool) -> bool:
+        self.asking = "deal"
         answer = self.ask(f"You have the choice ({self.choice_law}). Deal first? \\[Y/n]", help_lines=(
             ("y or Enter", "deal first: the first dealer is elder hand in the last deal (p. 108)"),
-            ("n", f"let {self.adversary} deal: you are elder hand in the first deal")))
+            ("n", f"let {self.adversary} deal: you are elder hand in the first deal"),
+            ("hint", "which to choose, and why")))
         while answer.lower() not in _YES | {"", "n", "no"}:
             answer = self.ask("Deal first? Answer y or n")
         return answer.lower() in _YES | {""}
 
     def deal_by(self) -> int:
-        help_lines = (("2 or Enter", "deal two cards at a time"), ("3", "deal three cards at a time"))
+        help_lines = (("2 or Enter", "deal two cards at a time"), ("3", "deal three cards at a time"),
+                      ("hint", "which to choose, and why"))
+        self.asking = "deal_by"
         answer = self.ask("Deal by two or by three cards at a time, for the whole partie (Law 9)? \\[2/3]",
                           help_lines=help_lines)
         while answer not in ("", "2", "3"):
@@ -346,6 +363,7 @@ class TerminalTable(GameListener):
         return 3 if answer == "3" else 2
 
     def choose(self, obs: Observation) -> Action:
+        self.asking = obs
         p = obs.phase
         again, self.again = self.again, False
         if p in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD):

@@ -46,6 +46,7 @@ from piquet.stakes.chouette import ChouetteError
 from piquet.talk.guide import page_html, talk_terms
 from piquet.talk.laws import with_law
 
+from .advice import routes as hint_routes
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .mark import routes as mark_routes
 from .protocol import ClientMessage, ProtocolError, decode_message, error_message
@@ -883,6 +884,7 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables/{table_id}/record", table_record),
             *rewind_routes,
+            *hint_routes,
             *settle_routes,
             *mark_routes,
             Route("/api/chouettes", create_chouette, methods=["POST"]),

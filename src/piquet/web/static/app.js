@@ -100,6 +100,7 @@ const S = {
   notice: null, // a plain note from the page itself (not the server)
   optionsOpen: false, // the list of every declaration is open
   atWord: "", // at a club table, the cards typed for a call at the player's word
+  hint: null, // {version, loading | doc | error}: the hint asked for the decision of that version
 };
 
 // ------------------------------------------------------------------ the connection
@@ -828,6 +829,7 @@ function renderActions(v) {
     box.append(h("p", { class: "muted" }, "Sent; waiting for the table\u2026"));
     return;
   }
+  if (!C && !v.suggesting) renderHint(box);
   if (c.deal) {
     // The winner of the cut deals or not (Law 4); dealing, he says how, by twos or threes (Law 9): the options
     // carry "by" then, one button each; at chouette (by twos) a single "Deal". The labels are the server's.
@@ -889,6 +891,39 @@ function renderActions(v) {
       : "The highlighted cards may be played: click one, or move with the arrow keys and press Enter.";
     box.append(h("p", { class: "muted" }, v.suggesting ? `To suggest a card: ${how[0].toLowerCase()}${how.slice(1)}` : how));
   }
+}
+
+/** The Hint button and the hint it fetched for this decision: the advice and its reasons, from this seat's
+ * own hand only (GET /api/tables/{id}/hint?token=T, issue 16 item 2). */
+function renderHint(box) {
+  const got = S.hint && S.hint.version === S.version ? S.hint : null;
+  const panel = h("div", { class: "hint", testid: "hint" },
+    button(got && got.loading ? "Thinking\u2026" : "Hint", "hint-button", askHint,
+      { disabled: Boolean(got && got.loading) }));
+  if (got && got.doc) {
+    panel.append(h("div", { class: "hint-text", testid: "hint-text", role: "status" },
+      h("p", { class: "hint-advice" }, got.doc.advice),
+      h("ul", { class: "hint-reasons" }, ...(got.doc.reasons || []).map((r) => h("li", {}, r)))));
+  } else if (got && got.error) {
+    panel.append(h("p", { class: "muted", testid: "hint-text", role: "status" }, got.error));
+  }
+  box.append(panel);
+}
+
+async function askHint() {
+  const version = S.version;
+  S.hint = { version, loading: true };
+  render();
+  let hint;
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/hint?token=${encodeURIComponent(token)}`);
+    const doc = await r.json();
+    hint = r.ok ? { version, doc } : { version, error: `No hint: ${doc.error || r.status}` };
+  } catch (e) {
+    hint = { version, error: "No hint: the server could not be reached." };
+  }
+  if (S.hint && S.hint.version === version) S.hint = hint;
+  render();
 }
 
 function renderDeclaring(v, c, box) {
