@@ -8,6 +8,8 @@ import random
 import re
 from fractions import Fraction
 
+import pytest
+
 from piquet.core.actions import Discard, Play
 from piquet.core.cards import SUIT_MASKS, Mask, cards_of, parse_card
 from piquet.core.combinations import best_sequences
@@ -177,3 +179,44 @@ def test_hint_over_http_for_the_seats_own_hand(client) -> None:  # type: ignore[
     if r.status_code == 200:
         hint_doc = r.json()
         assert hint_doc["advice"] and hint_doc["reasons"]
+
+
+@pytest.mark.browser
+def test_the_hint_button_in_the_browser(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """At a table against the computer, the Hint button answers the decision in hand with advice and its reasons:
+    at the choice of deal, and at the exchange."""
+    e2e = pytest.importorskip("test_e2e", reason="the playwright package is missing")
+    with e2e.touch_page(tmp_path_factory.mktemp("hint-server"), e2e.DESKTOP) as (srv, page, errors):
+        page.goto(srv.base + "/")
+        page.get_by_test_id("level-select").select_option("simple")
+        page.get_by_test_id("new-computer-game").click()
+        page.wait_for_url("**/t/**")
+        table = page.get_by_test_id("table")
+        asked: list[str] = []
+        for _ in range(20):
+            page.wait_for_function("() => document.querySelector('[data-testid=table]').dataset.version !== ''")
+            phase = table.get_attribute("data-phase") or ""
+            version = table.get_attribute("data-version")
+            if table.get_attribute("data-my-turn") != "true":
+                page.wait_for_timeout(200)
+                continue
+            kind = "cut" if phase == "cut" else "discard" if phase.endswith("discard") else ""
+            if kind and kind not in asked:
+                page.get_by_test_id("hint-button").click()
+                text = page.get_by_test_id("hint-text")
+                text.wait_for()
+                said = text.inner_text()
+                assert said and not said.startswith("No hint"), said
+                asked.append(kind)
+            if kind == "discard":
+                break
+            if phase == "cut":
+                page.get_by_test_id("deal-yes").click()
+            elif phase.endswith("look"):
+                page.get_by_test_id("look-no").click()
+            else:
+                page.locator("[data-testid=actions] button").first.click()
+            page.wait_for_function("(v) => document.querySelector('[data-testid=table]').dataset.version !== v",
+                                   arg=version)
+        assert "discard" in asked, asked
+        assert errors == []
