@@ -447,10 +447,10 @@ def test_a_whole_partie_au_cent_at_the_terminal(monkeypatch: pytest.MonkeyPatch,
     assert keeper.kept and "You keep all your cards, discarding none (p. 17)" in text
     assert "Game 1 · deal 1" in text and "Game 2 begins, a hundred up" in text
     # Seed 1: each wins a game, told in the second person for the person (p. 20).
-    assert re.search(r"Computer reaches one hundred[\w -]* on [\w ,]+ \(Law 67\): game 1 to Computer, \d+ to \d+",
+    assert re.search(r"Computer reaches one hundred[\w -]* on [\w ,]+ \(Law 67\): game \d to Computer, \d+ to \d+",
                      flat)
     assert re.search(r"You reach one hundred[\w -]*: the game", flat)
-    assert re.search(r"You reach one hundred[\w -]* on [\w ,]+ \(Law 67\): game 2 to you, \d+ to \d+", flat)
+    assert re.search(r"You reach one hundred[\w -]* on [\w ,]+ \(Law 67\): game \d to you, \d+ to \d+", flat)
     # The end, in games, agrees with a count of the deals' totals.
     record = load_record(path)
     assert record.rules == "au-cent" and record.deal_by is None
