@@ -47,7 +47,7 @@ from piquet.core.state import seed_cut
 from piquet.players.levels import make_player
 from piquet.players.runner import deal_rng
 from piquet.records.record import PartieRecord, replay
-from piquet.web import app as web_app
+from piquet.web import pages as web_pages
 from piquet.web.app import create_app
 from piquet.web.protocol import (
     ChooseDeal,
@@ -998,7 +998,7 @@ def test_pages_and_static_files(client: TestClient, tmp_path: Path, monkeypatch:
     (static / "table.html").write_text("<!doctype html><title>table</title>")
     (static / "app.js").write_text("export {};")
     (tmp_path / "secret.txt").write_text("no")
-    monkeypatch.setattr(web_app, "STATIC", static)
+    monkeypatch.setattr(web_pages, "STATIC", static)
     assert "lobby" in client.get("/").text
     t = new_table(client, opponent="computer", level="random", seed=1)
     r = client.get(t["url"])
@@ -1008,7 +1008,7 @@ def test_pages_and_static_files(client: TestClient, tmp_path: Path, monkeypatch:
     assert client.get("/static/nothing.js").status_code == 404
     assert client.get("/static/../secret.txt").status_code == 404
     assert client.get("/static/%2e%2e/secret.txt").status_code == 404
-    monkeypatch.setattr(web_app, "STATIC", tmp_path / "none")
+    monkeypatch.setattr(web_pages, "STATIC", tmp_path / "none")
     assert client.get("/").status_code == 404
 
 

@@ -29,7 +29,6 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Protocol
 
 from starlette.applications import Starlette
@@ -46,9 +45,11 @@ from piquet.stakes.chouette import ChouetteError
 from piquet.talk.guide import page_html, talk_terms
 from piquet.talk.laws import with_law
 
+from . import pages
 from .advice import routes as hint_routes
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .mark import routes as mark_routes
+from .pages import static_page
 from .protocol import ClientMessage, ProtocolError, decode_message, error_message
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
@@ -57,7 +58,6 @@ from .table import Job, Seat, Table, TableError, hash_token, new_token
 
 log = logging.getLogger("piquet.web")
 
-STATIC = Path(__file__).resolve().parent / "static"
 #: The level of the computer when the lobby names none.
 DEFAULT_WEB_LEVEL = "search-fast"
 MAX_NAME = 40
@@ -488,15 +488,8 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _page(name: str) -> Response:
-    path = STATIC / name
-    if not path.is_file():
-        return _error(404, f"{name} is not installed")
-    return FileResponse(path, headers={"Cache-Control": "no-cache"})
-
-
 async def lobby(request: Request) -> Response:
-    return _page("index.html")
+    return static_page("index.html")
 
 
 async def rules_page(request: Request) -> Response:
@@ -511,7 +504,7 @@ async def glossary_terms(request: Request) -> Response:
 
 async def static_file(request: Request) -> Response:
     rel = request.path_params["path"]
-    root = STATIC.resolve()
+    root = pages.STATIC.resolve()
     path = (root / rel).resolve()
     if root not in path.parents or not path.is_file():
         return _error(404, "no such file")
@@ -636,7 +629,7 @@ async def table_page(request: Request) -> Response:
     row = await asyncio.to_thread(hub.store.load, request.path_params["table_id"])
     if row is None:
         return _error(404, "no such table")
-    return _page("table.html")
+    return static_page("table.html")
 
 
 async def table_record(request: Request) -> Response:
@@ -751,7 +744,7 @@ async def chouette_page(request: Request) -> Response:
     row = await asyncio.to_thread(hub.store.load_chouette, request.path_params["table_id"])
     if row is None:
         return _error(404, "no such chouette")
-    return _page("table.html")
+    return static_page("table.html")
 
 
 # ---------------------------------------------------------------- the websocket

@@ -51,11 +51,10 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Final
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from piquet.core.observation import PartieContext
@@ -93,11 +92,9 @@ from piquet.marker.wrong import CORRECTIONS, Applied, Pending, apply_choice, cor
 from piquet.stakes.settlement import Session
 from piquet.talk.words import MARKED_HEADINGS, deal_words, reckoning_words, settlement_words
 
+from .pages import BadBody, json_body, static_page
 from .settle import SettleError, stake_and_custom
 
-STATIC = Path(__file__).resolve().parent / "static"
-#: The largest request body, in bytes.
-MAX_BODY: Final = 256 * 1024
 #: The most entries (deals, annulled and void ones too) a record may hold.
 MAX_DEALS: Final = 200
 #: The longest name of a player.
@@ -622,21 +619,15 @@ def _error(status: int, message: str, **more: object) -> JSONResponse:
 
 async def mark_page(request: Request) -> Response:
     """``GET /mark``: the page (it keeps the partie in the browser and asks the server to score it)."""
-    path = STATIC / "mark.html"
-    if not path.is_file():
-        return _error(404, "mark.html is not installed")
-    return FileResponse(path, headers={"Cache-Control": "no-cache"})
+    return static_page("mark.html")
 
 
 async def mark_json(request: Request) -> Response:
     """``POST /api/mark``: the new record and state, a refusal with its law (422), or what is wrong (400)."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return _error(413, f"the request is larger than {MAX_BODY // 1024} KiB")
     try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        return _error(400, "the body is a JSON object: {\"action\": ..., \"record\": {...}}")
+        body = await json_body(request, "{\"action\": ..., \"record\": {...}}")
+    except BadBody as e:
+        return _error(e.status, str(e))
     try:
         doc = await asyncio.to_thread(mark_request, body)
     except Refused as e:

@@ -35,11 +35,10 @@ import json
 import logging
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from piquet.core.cards import FULL_PACK, Card, Mask, card_name, cards_of, mask_of
@@ -62,13 +61,13 @@ from piquet.talk.words import (
     settlement_words,
 )
 
+from .pages import static_page
 from .protocol import SEATS, cut_json, table_trick
 from .store import Store, TableRow
 from .table import Seat
 
 log = logging.getLogger("piquet.web")
 
-STATIC = Path(__file__).resolve().parent / "static"
 ALL = "all"
 #: A token longer than this is no seat's (``new_token`` makes 32 characters).
 MAX_TOKEN = 256
@@ -450,10 +449,7 @@ async def replay_page(request: Request) -> Response:
     """``GET /t/{id}/replay``: the page (it fetches the JSON itself; 404 when there is no such table)."""
     store: Store = request.app.state.hub.store
     row = await asyncio.to_thread(store.load, request.path_params["table_id"])
-    path = STATIC / "replay.html"
-    if not path.is_file():
-        return _error(404, "replay.html is not installed")
-    return FileResponse(path, status_code=200 if row is not None else 404, headers={"Cache-Control": "no-cache"})
+    return static_page("replay.html", 200 if row is not None else 404)
 
 
 routes: list[BaseRoute] = [

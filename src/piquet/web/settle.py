@@ -35,11 +35,10 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from piquet.records.record import PartieRecord, RecordError, replay
@@ -60,15 +59,13 @@ from piquet.stakes.settlement import (
     to_json,
 )
 
+from .pages import BadBody, json_body, static_page
 from .store import Store
 
 log = logging.getLogger("piquet.web")
 
-STATIC = Path(__file__).resolve().parent / "static"
 #: The most parties one request may settle.
 MAX_PARTIES = 200
-#: The largest request body, in bytes.
-MAX_BODY = 256 * 1024
 #: Keys of a partie given as figures that are not players' names.
 _RESERVED = frozenset({"rules", "table", "chouette"})
 _FIGURES = re.compile(r"-?\d+")
@@ -313,23 +310,16 @@ def _error(status: int, message: str) -> JSONResponse:
 
 async def settle_page(request: Request) -> Response:
     """``GET /settle``: the page (it asks the server for the games and the settlement itself)."""
-    path = STATIC / "settle.html"
-    if not path.is_file():
-        return _error(404, "settle.html is not installed")
-    return FileResponse(path, headers={"Cache-Control": "no-cache"})
+    return static_page("settle.html")
 
 
 async def settle_json(request: Request) -> Response:
     """``POST /api/settle``: the card, the settlement and the exports, or 400 with what is wrong."""
     store: Store = request.app.state.store
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return _error(413, f"the request is larger than {MAX_BODY // 1024} KiB")
     try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        return _error(400, "the body is a JSON object: {\"parties\": [...], \"stake\": \"10s a hundred\", "
-                           "\"custom\": \"fifty\"}")
+        body = await json_body(request, "{\"parties\": [...], \"stake\": \"10s a hundred\", \"custom\": \"fifty\"}")
+    except BadBody as e:
+        return _error(e.status, str(e))
     try:
         settled = await asyncio.to_thread(settle_request, store, body)
         doc = answer(settled)
