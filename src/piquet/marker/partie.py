@@ -21,7 +21,7 @@ from typing import NamedTuple
 from piquet.core.rules import RUBICON, SEATS, Game, Rules, Settlement
 from piquet.marker.calls import ELDER, YOUNGER, MarkError
 from piquet.marker.deal import DealScore, MarkedDeal
-from piquet.stakes.settlement import CardPartie
+from piquet.stakes.settlement import CardPartie, card_ready
 
 
 def other_seat(seat: str) -> str:
@@ -259,12 +259,7 @@ class MarkedPartie:
 def card_partie(partie: MarkedPartie) -> CardPartie:
     """A marked partie on the scoring card (p. 101): its deals as they count; ``ValueError`` unless it is a
     finished partie of points (a partie of games is not put on the book's card)."""
-    if partie.rules.partie_of_games:
-        raise ValueError(f"a partie of {partie.rules.title} is won in games, not points: the book's stakes and "
-                         "scoring cards (p. 100-102) are those of the rubicon game")
-    if not partie.is_finished:
-        raise ValueError(f"the partie is unfinished: {len(partie.scores_after)} of {partie.deals_needed} deals "
-                         "marked")
+    card_ready(partie.rules, partie.is_finished, f"{len(partie.scores_after)} of {partie.deals_needed} deals marked")
     return CardPartie.from_deals([(d["A"], d["B"]) for d in partie.deal_points], partie.rules.name)
 
 

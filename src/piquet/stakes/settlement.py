@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from piquet.core.partie import Partie
-from piquet.core.rules import SEATS, rules_named
+from piquet.core.rules import SEATS, Rules, rules_named
 from piquet.records.record import PartieRecord, replay
 from piquet.talk.words import number_words
 
@@ -429,6 +429,16 @@ def settle_stakes(balances: Mapping[str, int], stake: Stake, custom: Custom = FI
 # ---------------------------------------------------------------- the two-player scoring card (p. 101)
 
 
+def card_ready(rules: Rules, finished: bool, so_far: str) -> None:
+    """``ValueError`` unless a partie may go on the book's scoring card (p. 100-102): a finished partie of points
+    (``so_far``: how far an unfinished one has gone, in words)."""
+    if rules.partie_of_games:
+        raise ValueError(f"a partie of {rules.title} is won in games, not points: the book's stakes and scoring "
+                         "cards (p. 100-102) are those of the rubicon game")
+    if not finished:
+        raise ValueError(f"the partie is unfinished: {so_far}")
+
+
 @dataclass(frozen=True)
 class CardPartie:
     """One partie on the scoring card, from the side of the session's first and second player (p. 101):
@@ -482,12 +492,7 @@ class CardPartie:
         """A partie played by the engine, from the side of ``first_seat``; it must be finished."""
         if first_seat not in SEATS:
             raise ValueError("the first player sits at A or B")
-        if partie.rules.partie_of_games:
-            raise ValueError(f"a partie of {partie.rules.title} is won in games, not points: the book's stakes and "
-                             "scoring cards (p. 100-102) are those of the rubicon game")
-        if not partie.is_finished:
-            raise ValueError(f"the partie is unfinished: {len(partie.deals)} of {partie.deals_needed} deals "
-                             "played")
+        card_ready(partie.rules, partie.is_finished, f"{len(partie.deals)} of {partie.deals_needed} deals played")
         second = "B" if first_seat == "A" else "A"
         deals = tuple((s[first_seat], s[second]) for s in map(partie.deal_score, range(len(partie.deals))))
         card = cls.from_deals(deals, partie.rules.name)
@@ -1015,7 +1020,7 @@ def _chouette_from_doc(players: list[str], parties: list[dict[str, Any]]) -> Cho
 __all__ = [
     "CUSTOMS", "FIFTY", "FORTY", "NONE", "POUND", "STAKES_FORMAT", "TWENTY", "TWENTY_FIVE", "CardPartie",
     "ChouettePartie", "ChouetteSession", "Custom", "Reckoning", "Session", "Stake", "StakesSettlement",
-    "book_reckoning", "chouette_card_rows", "chouette_card_text", "chouette_seats_after", "chouette_tens",
+    "book_reckoning", "card_ready", "chouette_card_rows", "chouette_card_text", "chouette_seats_after", "chouette_tens",
     "custom_named", "from_json", "money_words", "parse_money", "scoring_card_html", "scoring_card_rows",
     "scoring_card_text", "settle_stakes", "to_csv", "to_json",
 ]
