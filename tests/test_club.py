@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.core.cards import mask_of, parse_cards
+from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from piquet.core.cards import parse_cards
 from piquet.core.deal import Deal, IllegalAction, Phase
 from piquet.core.events import (
     ELDER,
@@ -24,11 +24,7 @@ from piquet.core.partie import Partie
 from piquet.core.rules import rules_named
 from piquet.records.record import parse_record, record_of, replay
 from piquet.talk.words import narrate
-
-
-def m(text: str) -> int:
-    return mask_of(parse_cards(text.split()))
-
+from test_irregular_deals import declare_nothing, m
 
 # The elder discards the king of clubs and takes in the king of hearts: two kings in hand, a third in his discard.
 # The younger holds four tens, which he sinks (Case II), and the king of diamonds.
@@ -43,13 +39,6 @@ def deal(club: bool = True) -> Deal:
     d.apply(LookAtLeft(False))
     d.apply(Discard(m("9S 8S 9C")))  # takes in 7H QC 8D
     return d
-
-
-def nothing_until_play(d: Deal) -> None:
-    nothing: dict[type, Action] = {DeclarePoint: DeclarePoint(0), DeclareSequences: DeclareSequences(()),
-                                   DeclareSets: DeclareSets(()), LookAtLeft: LookAtLeft(False)}
-    while d.phase not in (Phase.PLAY, Phase.DONE):
-        d.apply(nothing[type(next(iter(d.legal_actions())))])
 
 
 def test_the_strict_table_refuses_a_call_of_cards_not_held() -> None:
@@ -72,7 +61,7 @@ def test_case_ii_a_miscall_bars_nothing_and_the_adversary_reckons_what_he_sank()
     d.apply(DeclareSets(()))  # B sinks his four tens: "Good"
     assert Reply(YOUNGER, SETS, 0) in d.events
     d.apply(Play(parse_cards(["AS"])[0]))
-    nothing_until_play(d)
+    declare_nothing(d)
     assert Miscall(ELDER, SETS, m("KS KH KC"), False) in d.events
     assert Penalty(ELDER, "Law 54") in d.events
     assert d.scores[YOUNGER][S_SETS] == 17  # B reckons his four tens, and his three knaves (14 + 3)
@@ -90,7 +79,7 @@ def test_a_call_he_could_not_have_held_carries_no_penalty() -> None:
     d.apply(DeclareSets((m("KS KH KD"),)))
     d.apply(DeclareSets(()))
     d.apply(Play(parse_cards(["AS"])[0]))
-    nothing_until_play(d)
+    declare_nothing(d)
     assert Miscall(ELDER, SETS, m("KS KH KD"), True) in d.events
     assert not any(type(e) is Penalty for e in d.events)
     assert d.totals[ELDER] >= 1  # his lead scores (Law 65)
@@ -104,7 +93,7 @@ def test_a_false_call_not_allowed_good_scores_nothing_and_carries_no_penalty() -
     d.apply(DeclareSets((m("KS KH KC"),)))
     d.apply(DeclareSets((m("TS TH TC TD"),)))  # "Not good": a quatorze beats a trio
     d.apply(Play(parse_cards(["AS"])[0]))
-    nothing_until_play(d)
+    declare_nothing(d)
     assert not any(type(e) in (Miscall, Penalty) for e in d.events)
     assert d.scores[YOUNGER][S_SETS] == 14
 
@@ -121,7 +110,7 @@ def test_the_youngers_miscall_lets_the_elder_reckon_the_sequences_he_sank() -> N
     assert d.phase == Phase.YOUNGER_RECKON_POINT
     d.apply(DeclarePoint(0))
     d.apply(DeclareSequences((m("TS 9S 8S"),)))
-    nothing_until_play(d)
+    declare_nothing(d)
     assert Miscall(YOUNGER, 1, m("TS 9S 8S"), False) in d.events
     assert Penalty(YOUNGER, "Law 54") in d.events
     assert [e.cards for e in d.events if type(e) is Show and e.role == ELDER] == [m("AS KS QS JS"), m("AH KH QH")]
@@ -144,7 +133,7 @@ def test_the_club_agreement_makes_a_club_table_and_its_record_replays_the_miscal
     d.apply(DeclareSets((m("KS KH KC"),)))
     d.apply(DeclareSets(()))
     d.apply(Play(parse_cards(["AS"])[0]))
-    nothing_until_play(d)
+    declare_nothing(d)
     record = record_of(partie)
     assert record.agreements == ("club",)
     again = replay(parse_record(record.to_json())).deals[0]

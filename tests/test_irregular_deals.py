@@ -10,7 +10,7 @@ import random
 import pytest
 
 from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.core.cards import mask_of, parse_cards
+from piquet.core.cards import cards_of, mask_of, parse_cards
 from piquet.core.deal import Deal, IllegalAction, Phase
 from piquet.core.events import (
     ELDER,
@@ -123,10 +123,8 @@ def test_case_xix_the_twelfth_trick_is_the_last_against_a_hand_of_thirteen() -> 
 def test_law_57_a_hand_of_eleven_the_cards_that_cannot_be_played_to_count_as_tricks() -> None:
     """Law 30: discarding five and taking in four, the elder plays with eleven, with no penalty (Law 57); after
     the eleventh trick the younger's last card cannot be played to and counts as a trick, the twelfth and last."""
-    deal = Deal.from_pack(list(range(32)))  # elder: clubs and diamonds of the first four of each pair... any deal
-    elder_hand = deal.hands[ELDER]
-    discard = mask_of(sorted(parse_cards_of(elder_hand))[:5])
-    deal.take_in(ELDER, discard, 4, "Law 30")
+    deal = Deal.from_pack(list(range(32)))  # any deal: the pack in order
+    deal.take_in(ELDER, lowest(deal.hands[ELDER], 5), 4, "Law 30")
     assert deal.hands[ELDER].bit_count() == 11
     assert not any(type(e) is Penalty for e in deal.events)  # "he is liable to no penalty"
     assert deal.phase == Phase.ELDER_LOOK  # he left one card of his five
@@ -149,12 +147,9 @@ def declare_nothing(deal: Deal) -> None:
         deal.apply(nothing[type(next(iter(deal.legal_actions())))])
 
 
-def parse_cards_of(mask: int) -> list[int]:
-    return [c for c in range(32) if mask >> c & 1]
-
-
 def lowest(mask: int, n: int) -> int:
-    return mask_of(parse_cards_of(mask)[:n])
+    """The ``n`` lowest cards of ``mask`` (by card number)."""
+    return mask_of(sorted(cards_of(mask))[:n])
 
 
 # ---------------------------------------------------------------- Laws 40-43: a deal of eleven or thirteen stands

@@ -15,7 +15,7 @@ import pytest
 
 from piquet.cli.main import main
 from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, Play
-from piquet.core.cards import mask_of
+from piquet.core.cards import cards_of, mask_of
 from piquet.core.deal import STANDING, Deal, Limits, Phase
 from piquet.core.events import ELDER, YOUNGER, OddExchange, Penalty, Unanswered
 from piquet.core.partie import Partie
@@ -41,7 +41,6 @@ from test_irregular_deals import (
     cards,
     lowest,
     m,
-    parse_cards_of,
 )
 from test_record import EXAMPLE
 
@@ -265,7 +264,7 @@ def test_a_hand_of_eleven_and_the_card_not_played_to(tmp_path: Path, capsys: pyt
     cannot be played to, and counts as the twelfth trick (Law 57)."""
     partie = Partie(first_dealer="B")
     deal = partie.deal_from(list(range(32)))
-    deal.take_in(ELDER, mask_of(sorted(parse_cards_of(deal.hands[ELDER]))[:5]), 4, "Law 30")
+    deal.take_in(ELDER, lowest(deal.hands[ELDER], 5), 4, "Law 30")
     rng = random.Random(3)
     while not deal.is_over:
         deal.apply(deal.legal_actions().sample(rng))
@@ -371,7 +370,7 @@ def random_irregular_partie(seed: int) -> Partie:
                     continue
             if deal.phase in (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD) and rng.random() < 0.4:
                 role = ELDER if deal.phase == Phase.ELDER_DISCARD else YOUNGER
-                hand = parse_cards_of(deal.hands[role])
+                hand = sorted(cards_of(deal.hands[role]))
                 room = len(deal.stock) - (0 if role == ELDER else deal.elder_takes)
                 take = rng.randint(0, min(room, 5) if role == ELDER else room)
                 discard = rng.sample(hand, rng.randint(0 if take else 1, 5))

@@ -35,7 +35,7 @@ from piquet.web.chouette import ChouetteMessage, ChouetteTable
 from piquet.web.protocol import decode_action, state_message
 from piquet.web.table import Seat, Table, TableError
 from test_club import deal as club_deal
-from test_club import m, nothing_until_play
+from test_irregular_deals import declare_nothing, m
 from test_web import (
     HiddenChecker,
     allowed_in_deal,
@@ -388,9 +388,9 @@ def test_no_score_names_a_card_its_scorer_does_not_hold() -> None:
     d.apply(DeclarePoint(0))
     d.apply(DeclareSequences((m("AH KH QH JH"),)))
     d.apply(DeclareSequences((m("AD KD QD JD TD"),)))
-    nothing_until_play(d)
+    declare_nothing(d)
     d.apply(PLAYS[parse_card("AS")])
-    nothing_until_play(d)
+    declare_nothing(d)
     assert Miscall(1 - ELDER, SEQUENCES, m("AD KD QD JD TD"), True) in d.events
     for e in d.events:
         if type(e) is Score:

@@ -985,7 +985,8 @@ class Deal:
         of the player in error does not bar, though he sank it (Law 54; Case II: "B then claims to reckon four
         tens ... Yes")."""
         held = self.hands[role] | played(self.events, role)
-        full: Declaration = (best_point(held), best_sequences(held), best_sets(held))[category]
+        full: Declaration = best_point(held) if category == POINT else \
+            best_sequences(held) if category == SEQUENCES else best_sets(held)
         key = declaration_key(category, full)
         if key <= self.keys[role][category]:
             return
