@@ -14,6 +14,7 @@ import copy
 import functools
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -34,7 +35,17 @@ from piquet.players.levels import make_player
 from piquet.players.runner import choice_of
 from piquet.records.record import PartieRecord, record_of, replay
 
-from .protocol import ChooseDeal, WireAction, choice_options, cut_view, state_message, view
+from .protocol import (
+    ChooseDeal,
+    WireAction,
+    choice_options,
+    cut_view,
+    decode_action,
+    encode_action,
+    state_message,
+    view,
+)
+from .store import SNAPSHOT_EVERY, TableRow
 
 log = logging.getLogger("piquet.web")
 
@@ -169,6 +180,11 @@ class Table:
     _blank: Partie | None = field(default=None, repr=False)
     #: The computer players who make the choices before the deal, of their seat's seed (``_computer_choice``).
     _choosers: dict[str, Player] = field(default_factory=dict, repr=False)
+    #: The last action applied, by whom (what the store's log keeps of it); the stored snapshot's version and
+    #: how many deals it held (``snapshot_due``).
+    last_act: tuple[str, WireAction] | None = field(default=None, repr=False)
+    snapshot: int = 0
+    snapshot_deals: int = 0
 
     # ------------------------------------------------------------ making
 
@@ -207,6 +223,42 @@ class Table:
             table._apply_choice([ChooseDealAction(False)])
             table.version = 1
         return table
+
+    @classmethod
+    def from_log(cls, table_id: str, seats: dict[str, Seat], record_json: str, opponent: str, snapshot: int,
+                 actions: tuple[tuple[int, str, str], ...]) -> Table:
+        """Rebuild a table from its record's snapshot (at version ``snapshot``) and the log of the actions
+        since, each (version, seat, ACTION JSON), applied in turn as they were when played.  ``ValueError``
+        (a ``RecordError``, a ``TableError`` or a ``ProtocolError``) if they do not follow one another."""
+        table = cls.from_record(table_id, seats, record_json, opponent, snapshot)
+        if table.version != snapshot:
+            if actions:
+                raise ValueError(f"the record has {table.version} actions, its snapshot says {snapshot}")
+            log.warning("table %s: the record has %d actions, the row says version %d", table_id, table.version,
+                         snapshot)
+            table.version = snapshot
+        table.snapshot, table.snapshot_deals = snapshot, len(table.partie.deals)
+        for version, seat, text in actions:
+            if version != table.version + 1:
+                raise ValueError(f"the log goes from version {table.version} to {version}")
+            try:
+                table.apply(seat, decode_action(json.loads(text)))
+            except TableError as e:
+                raise ValueError(f"the logged action of version {version} is refused: {e.message}") from None
+        return table
+
+    def snapshot_due(self) -> bool:
+        """Whether the record is to be stored whole with this version: at a new deal, when the partie is over,
+        or when the log has grown long (``store.SNAPSHOT_EVERY``)."""
+        return (self.finished or len(self.partie.deals) != self.snapshot_deals
+                or self.version - self.snapshot >= SNAPSHOT_EVERY)
+
+    def logged(self) -> tuple[str, str] | None:
+        """The last action as the store's log keeps it: its seat and ACTION JSON."""
+        if self.last_act is None:
+            return None
+        seat, action = self.last_act
+        return seat, json.dumps(encode_action(action))
 
     # ------------------------------------------------------------ reading
 
@@ -362,6 +414,7 @@ class Table:
         """Check and apply ``seat``'s action; deal the next deal if this one is over."""
         checked = self.check(seat, version, action)
         choice = self._choice_actions(checked)
+        self.last_act = (seat, checked)
         if choice is not None:
             self._apply_choice(choice)
             self.version += 1
@@ -458,5 +511,12 @@ class Table:
         return True
 
 
+def current_record(row: TableRow) -> str:
+    """A stored table's whole record as it is now: its snapshot with the log applied."""
+    seats = {s: Seat(r.kind, r.name, r.level, r.token_hash, r.joined) for s, r in row.seats.items()}
+    snapshot = row.version if row.snapshot is None else row.snapshot
+    return Table.from_log(row.id, seats, row.record, row.opponent, snapshot, row.log).record_json()
+
+
 __all__ = ["FALLBACK_LEVEL", "Job", "Seat", "Table", "TableError", "actions_played", "choose_with_fallback",
-           "hash_token", "new_token", "verify_action"]
+           "current_record", "hash_token", "new_token", "verify_action"]
