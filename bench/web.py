@@ -25,7 +25,7 @@ higher version received), the errors received, and the server's memory (its resi
 ``/proc``) before any table, once every seat is connected, at the end, and after every client
 has gone; no in-process baseline.
 
-    python bench/web.py --tables 1000 --think 1,3 [--seconds S] [--port P]
+    python bench/web.py --tables 1000 --think 1,3 [--seconds S] [--rounds R] [--profile FILE] [--port P]
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from piquet.core.rules import rules_named
-from piquet.web.protocol import decode_message, state_message
+from piquet.web.app import TWO_SEATS
+from piquet.web.protocol import decode_message, state_message, state_text
 from piquet.web.store import SeatRow, Store, TableRow, database_url
 from piquet.web.table import Seat, Table
 
@@ -228,9 +229,14 @@ async def drive(base: str, games: list[dict[str, Any]], seconds: float, server_p
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*(c.ws.close() for c in clients), return_exceptions=True)
 
+    print(f"games:                 {len(games):9,}  ({len(stats.finished)} finished)")
+    return report(stats, elapsed, (cpu_server, cpu_server_end), cpu_self_end - cpu_self)
+
+
+def report(stats: Stats, elapsed: float, cpu_server: tuple[float | None, float | None], cpu_self: float) -> float:
+    """Print the time, the actions, the latency, the errors and the CPU of a run; the actions a second."""
     applied = sum(v - stats.first.get(t, 0) for t, v in stats.last.items())
     lat = stats.latencies
-    print(f"games:                 {len(games):9,}  ({len(stats.finished)} finished)")
     print(f"time:                  {elapsed:9.1f} s")
     print(f"actions applied:       {applied:9,}  ({len(lat):,} timed)")
     print(f"throughput:            {applied / elapsed:9,.0f} actions/s")
@@ -242,10 +248,10 @@ async def drive(base: str, games: list[dict[str, Any]], seconds: float, server_p
     print(f"errors received:       {errors:9,}{detail}")
     if stats.closed:
         print(f"sockets closed by the server: {stats.closed}")
-    if cpu_server is not None and cpu_server_end is not None:
-        print(f"CPU busy:              server {100 * (cpu_server_end - cpu_server) / elapsed:.0f}%,"
-              f" clients {100 * (cpu_self_end - cpu_self) / elapsed:.0f}% of one core"
-              f" ({os.cpu_count()} cores)")
+    start, end = cpu_server
+    if start is not None and end is not None:
+        print(f"CPU busy:              server {100 * (end - start) / elapsed:.0f}%,"
+              f" clients {100 * cpu_self / elapsed:.0f}% of one core ({os.cpu_count()} cores)")
     return applied / elapsed
 
 
@@ -267,34 +273,19 @@ def _mb(value: float | None) -> str:
     return "?" if value is None else f"{value:.0f} MB"
 
 
-class Person:
+class Person(Client):
     """One seat played by a person: on its turn it thinks ``think`` seconds (uniformly), then acts."""
 
     def __init__(self, table: str, ws: ClientConnection, stats: Stats, rng: random.Random,
                  think: tuple[float, float]) -> None:
-        self.table, self.ws, self.stats, self.rng, self.think = table, ws, stats, rng, think
-        self.version = -1
-        self.view: dict[str, Any] | None = None
-        self.pending: tuple[int, float] | None = None
+        super().__init__(table, ws, stats, rng)
+        self.think = think
         self.timer: asyncio.TimerHandle | None = None
         self.sending: set[asyncio.Task[None]] = set()
         self.playing = False  # set when the clock starts: no action before
 
     def take(self, text: str | bytes, now: float) -> None:
-        msg = json.loads(text)
-        kind = msg.get("type")
-        if kind == "error":
-            code = msg.get("code", "?")
-            self.stats.errors[code] = self.stats.errors.get(code, 0) + 1
-            self.pending = None
-        elif kind == "state":
-            v = msg["version"]
-            if self.pending is not None and v > self.pending[0]:
-                self.stats.latencies.append(now - self.pending[1])
-                self.pending = None
-            if v >= self.version:
-                self.version, self.view = v, msg["view"]
-                self.stats.last[self.table] = max(v, self.stats.last.get(self.table, -1))
+        super().take(text, now)
         self.plan()
 
     def plan(self) -> None:
@@ -314,16 +305,18 @@ class Person:
         self.pending = (self.version, time.perf_counter())
         task = asyncio.create_task(self.ws.send(text))
         self.sending.add(task)
-        task.add_done_callback(self.sending.discard)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self.sending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.pending = None  # the socket closed under it: counted by run()
 
     def start(self) -> None:
         self.playing = True
         self.plan()
 
-    def over(self) -> bool:
-        return self.view is not None and self.view["status"] == "finished"
-
-    async def run(self) -> None:
+    async def read(self) -> None:
         """Read until the partie is over or the socket closes."""
         try:
             while not self.over():
@@ -344,10 +337,10 @@ class Person:
 class Evening:
     """``tables`` tables between persons, each kept full: a finished partie is left and another opened."""
 
-    def __init__(self, base: str, tables: int, think: tuple[float, float], stats: Stats) -> None:
+    def __init__(self, base: str, tables: int, think: tuple[float, float], stats: Stats, seed: int = 0) -> None:
         self.base, self.ws_base = base, "ws" + base[len("http"):]
         self.tables, self.think, self.stats = tables, think, stats
-        self.seed = 0
+        self.seed = seed
         self.gate = asyncio.Semaphore(50)  # tables being opened at once
         self.go = asyncio.Event()
         self.stop = asyncio.Event()
@@ -378,7 +371,7 @@ class Evening:
             await self.go.wait()
             for p in people:
                 p.start()
-            runs = [asyncio.create_task(p.run()) for p in people]
+            runs = [asyncio.create_task(p.read()) for p in people]
             stopping = asyncio.create_task(self.stop.wait())
             await asyncio.wait([*runs, stopping], return_when=asyncio.FIRST_COMPLETED)
             if any(p.over() for p in people):
@@ -393,12 +386,12 @@ class Evening:
 
 
 async def evening(base: str, tables: int, think: tuple[float, float], seconds: float, server_pid: int,
-                  profile: str | None = None) -> None:
+                  profile: str | None = None, seed: int = 0) -> None:
     """The realistic mode: see the module's docstring.  ``profile``: a file for py-spy's profile of the server
     while the clock runs (``py-spy`` beside this Python or on the PATH)."""
     stats = Stats()
     rss_start = rss_mb(server_pid)
-    ev = Evening(base, tables, think, stats)
+    ev = Evening(base, tables, think, stats, seed)
     start_open = time.perf_counter()
     keepers = [asyncio.create_task(ev.keep()) for _ in range(tables)]
     while ev.opened < tables:
@@ -434,24 +427,8 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
     await asyncio.sleep(5.0)  # the server drops the tables its clients have left
     rss_gone = rss_mb(server_pid)
 
-    applied = sum(v - stats.first.get(t, 0) for t, v in stats.last.items())
-    lat = stats.latencies
     print(f"tables:                {tables:9,}  ({len(stats.finished)} parties finished, {ev.opened} tables opened)")
-    print(f"time:                  {elapsed:9.1f} s")
-    print(f"actions applied:       {applied:9,}  ({len(lat):,} timed)")
-    print(f"throughput:            {applied / elapsed:9,.0f} actions/s")
-    if lat:
-        print(f"latency, ms:            p50 {1000 * quantile(lat, 0.5):.1f}   p90 {1000 * quantile(lat, 0.9):.1f}"
-              f"   p99 {1000 * quantile(lat, 0.99):.1f}   max {1000 * max(lat):.1f}")
-    errors = sum(stats.errors.values())
-    detail = "" if not errors else "  " + ", ".join(f"{k} {n}" for k, n in sorted(stats.errors.items()))
-    print(f"errors received:       {errors:9,}{detail}")
-    if stats.closed:
-        print(f"sockets closed by the server: {stats.closed}")
-    if cpu_server is not None and cpu_server_end is not None:
-        print(f"CPU busy:              server {100 * (cpu_server_end - cpu_server) / elapsed:.0f}%,"
-              f" clients {100 * (cpu_self_end - cpu_self) / elapsed:.0f}% of one core"
-              f" ({os.cpu_count()} cores)")
+    report(stats, elapsed, (cpu_server, cpu_server_end), cpu_self_end - cpu_self)
     print(f"server memory (RSS):   start {_mb(rss_start)}, all connected {_mb(rss_open)}, end {_mb(rss_end)},"
           f" clients gone {_mb(rss_gone)}")
     print("  every 10 s:          " + ", ".join(f"{t:.0f} s {_mb(m)}" for t, m in samples))
@@ -463,8 +440,9 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
 def baseline(games: int, seconds: float, store: Store | None = None) -> float:
     """Actions a second in-process: choose from the options, apply, and the view of both seats.
 
-    With a ``store``, also what the server does besides: the two state messages as JSON, the
-    record as JSON and its ``UPDATE`` in the database (``Hub.commit``, ``Hub.broadcast``).
+    With a ``store``, also what the server does besides: the two state messages as JSON, and the action
+    stored in the database, in the log or with the whole record when a snapshot is due (``Hub.commit``,
+    ``Hub.broadcast``), one transaction an action.
     """
     rules = rules_named(RULES)
     rng = random.Random(0)
@@ -497,9 +475,11 @@ def baseline(games: int, seconds: float, store: Store | None = None) -> float:
             t.apply(seat, msg.action, msg.version)
             views["A"], views["B"] = t.view("A"), t.view("B")
             if store is not None:
-                store.save(t.id, t.version - 1, t.version, t.record_json(), t.status, t.scores)
+                write = TWO_SEATS.write(t, t.version - 1)
+                assert write is not None
+                store.save_all([write])
                 for s in ("A", "B"):
-                    json.dumps(state_message(t.version, s, views[s]))
+                    state_text(state_message(t.version, s, views[s]))
             n += 1
         now = time.perf_counter()
         if now >= deadline:
@@ -529,12 +509,14 @@ def main() -> None:
                     help="the realistic mode: so many tables between persons, kept full (2 websockets each)")
     ap.add_argument("--think", default="1,3", metavar="LO,HI",
                     help="the realistic mode: each seat acts LO to HI seconds after its turn comes (default 1,3)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="the realistic mode: play it so many times on the same server (memory flat after the first)")
     ap.add_argument("--profile", metavar="FILE", help="the realistic mode: py-spy's profile of the server, "
                                                        "folded stacks, written to FILE")
     args = ap.parse_args()
     think = _think(ap, args.think)
-    if args.tables < 0 or args.games < 1 or args.seconds <= 0:
-        ap.error("--tables is 0 or more, --games 1 or more, --seconds more than 0")
+    if args.tables < 0 or args.games < 1 or args.seconds <= 0 or args.rounds < 1:
+        ap.error("--tables is 0 or more, --games and --rounds 1 or more, --seconds more than 0")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the finally below stops the server
     port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
@@ -547,9 +529,12 @@ def main() -> None:
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         try:
             wait_ready(proc, base, log)
-            if args.tables:
-                asyncio.run(evening(base, args.tables, think, args.seconds, proc.pid, args.profile))
-            else:
+            for r in range(args.rounds if args.tables else 0):
+                if r:
+                    print(f"round {r + 1}: the same again on the same server, new tables", flush=True)
+                asyncio.run(evening(base, args.tables, think, args.seconds, proc.pid,
+                                    args.profile if r == 0 else None, seed=r * 1_000_000))
+            if not args.tables:
                 games = [http(base, "POST", "/api/tables", {"opponent": "person", "rules": RULES, "name": "A",
                                                              "seed": i})
                          for i in range(args.games)]
@@ -577,7 +562,7 @@ def main() -> None:
             stored = baseline(args.games, span, store)
         finally:
             store.close()
-    print(f"+ JSON, record stored:  {stored:9,.0f} actions/s  (all the server's work but the sockets)")
+    print(f"+ JSON, action stored:  {stored:9,.0f} actions/s  (all the server's work but the sockets)")
     print(f"served / that:          {served / stored:9.3f}")
 
 

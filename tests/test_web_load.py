@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,6 +33,38 @@ def _row(table: Table) -> TableRow:
                     seats=_seats(), record=table.record_json())
 
 
+@pytest.fixture
+def store(db: str) -> Iterator[Store]:
+    s = Store(database_url(db))
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def _stored(store: Store, seed: int) -> Table:
+    """A new table between persons, stored."""
+    table = make_table(seed, persons=True)
+    store.insert(_row(table))
+    return table
+
+
+def _play_through(socks: dict[str, Any], rng: random.Random, actions: int) -> dict[str, Any]:
+    """Both seats connected (the second's arrival told to the first), then ``actions`` random actions through
+    the sockets; the last state each seat was sent."""
+    last = {"A": receive(socks["A"]), "B": receive(socks["B"])}
+    last["A"] = receive(socks["A"])  # B's arrival
+    for _ in range(actions):
+        seat = "A" if last["A"]["view"]["my_turn"] else "B"
+        socks[seat].send_json({"type": "action", "version": last[seat]["version"],
+                               "action": random_action(last[seat]["view"], rng)})
+        for s in "AB":
+            while (m := receive(socks[s]))["type"] != "state":
+                pass
+            last[s] = m
+    return last
+
+
 def _act(table: Table, rng: random.Random) -> tuple[int, Save]:
     """One random action at ``table``, and its save for the log (no record)."""
     seat = table.to_move()
@@ -46,97 +79,74 @@ def _act(table: Table, rng: random.Random) -> tuple[int, Save]:
     return old, Save(table.id, old, table.version, table.status, table.scores, *logged)
 
 
-def test_the_log_and_its_snapshots_rebuild_the_table(db: str) -> None:
+def test_the_log_and_its_snapshots_rebuild_the_table(store: Store) -> None:
     """Actions stored one by one in the log: ``load`` gives the whole record as it is now, ``load_logged`` the
     snapshot and the log, and the table rebuilt from them is the one played, at every step."""
-    store = Store(database_url(db))
     rng = random.Random(3)
-    try:
-        table = make_table(21, persons=True)
-        store.insert(_row(table))
-        for _ in range(60):
-            if table.to_move() is None:
-                break
-            _, save = _act(table, rng)
-            assert store.save_all([save]) == [True]
-            logged = store.load_logged(table.id)
-            assert logged is not None and logged.version == table.version
-            assert len(logged.log) == table.version - (logged.snapshot or 0)
-            again = Table.from_log(table.id, table.seats, logged.record, "person", logged.snapshot or 0, logged.log)
-            assert again.version == table.version and again.view("A") == table.view("A")
-            current = store.load(table.id)
-            assert current is not None and current.record == table.record_json() and current.log == ()
-        assert table.version >= 40
-    finally:
-        store.close()
+    table = _stored(store, 21)
+    for _ in range(60):
+        _, save = _act(table, rng)
+        assert store.save_all([save]) == [True]
+        logged = store.load_logged(table.id)
+        assert logged is not None and logged.version == table.version
+        assert len(logged.log) == table.version - (logged.snapshot or 0)
+        again = Table.from_log(table.id, table.seats, logged.record, "person", logged.snapshot or 0, logged.log)
+        assert again.version == table.version and again.view("A") == table.view("A")
+        current = store.load(table.id)
+        assert current is not None and current.record == table.record_json() and current.log == ()
 
 
-def test_a_snapshot_empties_the_log(db: str) -> None:
+def test_a_snapshot_empties_the_log(store: Store) -> None:
     """A whole record stored (``save``) is the new snapshot: the log before it is deleted."""
-    store = Store(database_url(db))
     rng = random.Random(5)
-    try:
-        table = make_table(8, persons=True)
-        store.insert(_row(table))
-        for _ in range(10):
-            _, save = _act(table, rng)
-            assert store.save_all([save]) == [True]
-        old = table.version
-        _act(table, rng)
-        assert store.save(table.id, old, table.version, table.record_json(), table.status, table.scores)
-        logged = store.load_logged(table.id)
-        assert logged is not None and logged.snapshot == table.version and logged.log == ()
-        with store.engine.connect() as conn:
-            assert conn.execute(piquet_actions.select()).all() == []
-    finally:
-        store.close()
+    table = _stored(store, 8)
+    for _ in range(10):
+        _, save = _act(table, rng)
+        assert store.save_all([save]) == [True]
+    with store.engine.connect() as conn:
+        assert len(conn.execute(piquet_actions.select()).all()) == 10
+    old = table.version
+    _act(table, rng)
+    assert store.save(table.id, old, table.version, table.record_json(), table.status, table.scores)
+    logged = store.load_logged(table.id)
+    assert logged is not None and logged.snapshot == table.version and logged.log == ()
+    with store.engine.connect() as conn:
+        assert conn.execute(piquet_actions.select()).all() == []
 
 
-def test_a_stale_save_stores_nothing(db: str) -> None:
+def test_a_stale_save_stores_nothing(store: Store) -> None:
     """A save from a version the table no longer has is refused (False): no row changed, no log entry."""
-    store = Store(database_url(db))
     rng = random.Random(1)
-    try:
-        table = make_table(4, persons=True)
-        store.insert(_row(table))
-        _, first = _act(table, rng)
-        assert store.save_all([first]) == [True]
-        _, second = _act(table, rng)
-        stale = Save(second.table_id, second.old_version - 1, second.version, second.status, second.scores,
-                     second.seat, second.action)
-        assert store.save_all([stale]) == [False]
-        logged = store.load_logged(table.id)
-        assert logged is not None and logged.version == first.version and len(logged.log) == 1
-    finally:
-        store.close()
+    table = _stored(store, 4)
+    _, first = _act(table, rng)
+    assert store.save_all([first]) == [True]
+    _, second = _act(table, rng)
+    stale = Save(second.table_id, second.old_version - 1, second.version, second.status, second.scores,
+                 second.seat, second.action)
+    assert store.save_all([stale]) == [False]
+    logged = store.load_logged(table.id)
+    assert logged is not None and logged.version == first.version and len(logged.log) == 1
 
 
-def test_one_bad_save_does_not_lose_the_others(db: str) -> None:
+def test_one_bad_save_does_not_lose_the_others(store: Store) -> None:
     """A transaction of several saves that fails (here a log entry already there) is tried again save by
     save: the others are stored, the bad one reports its error and changes nothing."""
-    store = Store(database_url(db))
     rng = random.Random(2)
-    try:
-        good, bad = make_table(1, persons=True), make_table(2, persons=True)
-        for t in (good, bad):
-            store.insert(_row(t))
-        _, save_good = _act(good, rng)
-        _, save_bad = _act(bad, rng)
-        with store.engine.begin() as conn:  # a log entry in the way of the bad one's
-            conn.execute(insert(piquet_actions).values(table_id=bad.id, version=save_bad.version, seat="A",
-                                                       action="{}"))
-        out = store.save_all([save_good, save_bad])
-        assert out[0] is True and isinstance(out[1], Exception)
-        row_good, row_bad = store.load_logged(good.id), store.load_logged(bad.id)
-        assert row_good is not None and row_good.version == good.version
-        assert row_bad is not None and row_bad.version == 0
-    finally:
-        store.close()
+    good, bad = _stored(store, 1), _stored(store, 2)
+    _, save_good = _act(good, rng)
+    _, save_bad = _act(bad, rng)
+    with store.engine.begin() as conn:  # a log entry in the way of the bad one's
+        conn.execute(insert(piquet_actions).values(table_id=bad.id, version=save_bad.version, seat="A",
+                                                   action="{}"))
+    out = store.save_all([save_good, save_bad])
+    assert out[0] is True and isinstance(out[1], Exception)
+    row_good, row_bad = store.load_logged(good.id), store.load_logged(bad.id)
+    assert row_good is not None and row_good.version == good.version
+    assert row_bad is not None and row_bad.version == 0
 
 
-def test_saves_that_come_together_share_a_transaction(db: str) -> None:
+def test_saves_that_come_together_share_a_transaction(store: Store) -> None:
     """The save queue writes what was waiting in one ``save_all``; each caller learns its own outcome."""
-    store = Store(database_url(db))
     rng = random.Random(4)
     calls: list[int] = []
     save_all = store.save_all
@@ -146,9 +156,7 @@ def test_saves_that_come_together_share_a_transaction(db: str) -> None:
         return save_all(saves)
 
     store.save_all = counted  # type: ignore[method-assign]
-    tables = [make_table(10 + i, persons=True) for i in range(20)]
-    for t in tables:
-        store.insert(_row(t))
+    tables = [_stored(store, 10 + i) for i in range(20)]
     saves = [_act(t, rng)[1] for t in tables]
     stale = Save(saves[0].table_id, 7, 8, "playing", {"A": 0, "B": 0}, "A", "{}")
 
@@ -158,14 +166,11 @@ def test_saves_that_come_together_share_a_transaction(db: str) -> None:
         await queue.close()
         return list(out)
 
-    try:
-        assert asyncio.run(main()) == [True] * 20 + [False]
-        assert sum(calls) == 21 and len(calls) <= 2, calls
-        for t in tables:
-            row = store.load_logged(t.id)
-            assert row is not None and row.version == t.version
-    finally:
-        store.close()
+    assert asyncio.run(main()) == [True] * 20 + [False]
+    assert sum(calls) == 21 and len(calls) <= 2, calls
+    for t in tables:
+        row = store.load_logged(t.id)
+        assert row is not None and row.version == t.version
 
 
 def test_an_old_database_is_given_the_log(db: str) -> None:
@@ -260,17 +265,7 @@ def test_a_table_left_leaves_nothing_behind(db: str) -> None:
         t = new_table(client, opponent="person", seed=3)
         rng = random.Random(3)
         with client.websocket_connect(ws_path(t)) as wa, client.websocket_connect(ws_path(t, "invite")) as wb:
-            socks = {"A": wa, "B": wb}
-            last = {"A": receive(wa), "B": receive(wb)}
-            last["A"] = receive(wa)  # B's arrival
-            for _ in range(12):
-                seat = "A" if last["A"]["view"]["my_turn"] else "B"
-                socks[seat].send_json({"type": "action", "version": last[seat]["version"],
-                                       "action": random_action(last[seat]["view"], rng)})
-                for s in "AB":
-                    while (m := receive(socks[s]))["type"] != "state":
-                        pass
-                    last[s] = m
+            _play_through({"A": wa, "B": wb}, rng, 12)
             table = hub.tables[t["table"]]
             deals = list(table.partie.deals)
             assert deals and any(protocol._TOLD.value(d) is not None for d in deals)
@@ -291,23 +286,9 @@ def test_a_table_played_on_a_new_server_from_its_log(db: str, spec: str) -> None
     with TestClient(create_app(db, poll=0)) as c1:
         t = new_table(c1, opponent="person", seed=17, rules=spec)
         with c1.websocket_connect(ws_path(t)) as wa, c1.websocket_connect(ws_path(t, "invite")) as wb:
-            socks = {"A": wa, "B": wb}
-            last = {"A": receive(wa), "B": receive(wb)}
-            last["A"] = receive(wa)
-            for _ in range(25):
-                seat = "A" if last["A"]["view"]["my_turn"] else "B"
-                socks[seat].send_json({"type": "action", "version": last[seat]["version"],
-                                       "action": random_action(last[seat]["view"], rng)})
-                for s in "AB":
-                    while (m := receive(socks[s]))["type"] != "state":
-                        pass
-                    last[s] = m
-    store = Store(database_url(db))
-    try:
-        row = store.load_logged(t["table"])
+            last = _play_through({"A": wa, "B": wb}, rng, 25)
+        row = c1.app.state.store.load_logged(t["table"])  # type: ignore[attr-defined]
         assert row is not None and row.log, "mid-deal, the last actions are in the log"
-    finally:
-        store.close()
     with TestClient(create_app(db, poll=0)) as c2, c2.websocket_connect(ws_path(t)) as wa:
         again = receive(wa)
         assert again["version"] == last["A"]["version"] and again["view"] == last["A"]["view"]

@@ -767,6 +767,8 @@ def forget_partie(partie: Partie) -> None:
     for deal in partie.deals:
         shared: list[object] = list((_EVENTS.value(deal) or [[]])[0])
         shared.extend((_LAST_TOLD.value(deal) or {}).values())
+        for _, _, lines in (_TOLD.value(deal) or {}).values():
+            shared.extend(lines)
         for obj in shared:
             text = _TEXTS.get(id(obj))
             if text is not None and text[0] is obj:
@@ -888,16 +890,22 @@ def _with(head: str, parts: Sequence[tuple[str, str]]) -> str:
     return f"{head[:-1]}{',' if head != '{}' else ''}{more}}}"
 
 
+#: The lists of a view whose items are shared between views (events, and lines once told): each item's JSON is
+#: made once.
+_SHARED_ITEMS = ("events", "lines")
+
+
 def state_text(message: Mapping[str, Any]) -> str:
-    """A message as JSON text (compact): in a state's view, the parts shared between views and unchanged (the
-    deal's events, the last deal) are encoded once (``_shared_text``), not for each seat at each action."""
+    """A message as JSON text (compact): in a state's view, the parts shared between views and unchanged (each
+    event and each line told of the deal, the last deal) are encoded once (``_shared_text``), not for each seat
+    at each action."""
     view_ = message.get("view")
-    if not isinstance(view_, dict) or not isinstance(view_.get("events"), list):
+    if not isinstance(view_, dict) or not all(isinstance(view_.get(k), list) for k in _SHARED_ITEMS):
         return _compact(message)
     last = view_.get("last_deal")
-    shared = [("events", f"[{','.join(_shared_text(e) for e in view_['events'])}]"),
-              ("last_deal", "null" if last is None else _shared_text(last))]
-    inner = _with(_compact({k: v for k, v in view_.items() if k not in ("events", "last_deal")}), shared)
+    shared = [(k, f"[{','.join(_shared_text(x) for x in view_[k])}]") for k in _SHARED_ITEMS]
+    shared.append(("last_deal", "null" if last is None else _shared_text(last)))
+    inner = _with(_compact({k: v for k, v in view_.items() if k not in (*_SHARED_ITEMS, "last_deal")}), shared)
     return _with(_compact({k: v for k, v in message.items() if k != "view"}), [("view", inner)])
 
 
