@@ -60,8 +60,11 @@ def hello(ws: Any, token: str, **more: Any) -> dict[str, Any]:
 
 
 def refused(ws: Any) -> tuple[dict[str, Any], int]:
-    """The error a refused socket is sent, and the code it is then closed with."""
+    """The error a refused socket is sent (after any state or thinking of the table still on its way), and the code
+    it is then closed with."""
     err: dict[str, Any] = ws.receive_json()
+    while err["type"] in ("state", "thinking"):
+        err = ws.receive_json()
     with pytest.raises(WebSocketDisconnect) as closed:
         ws.receive_json()
     return err, closed.value.code
