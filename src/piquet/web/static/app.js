@@ -1517,6 +1517,12 @@ function init() {
   $("my-discard-button").addEventListener("click", () => { S.showDiscard = !S.showDiscard; render(); });
   $("reconnect-now").addEventListener("click", () => { S.retry = 0; connect(); });
   $("new-link").addEventListener("click", newLink);
+  // Another seat's link opened over this one (only the fragment differs, so the browser does not load the page):
+  // open it as a page of its own.
+  window.addEventListener("hashchange", () => {
+    const t = new URLSearchParams(location.hash.replace(/^#/, "")).get("token");
+    if (t && t !== token) location.reload();
+  });
   const auto = /** @type {HTMLInputElement} */ ($("auto-forced"));
   auto.checked = S.auto;
   auto.addEventListener("change", () => {
