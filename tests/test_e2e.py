@@ -777,7 +777,7 @@ def test_two_browsers_play_a_partie_against_each_other(run: Run) -> None:
         page.wait_for_url(re.compile(r"/t/[^/?#]+#token="))
         assert page.url != link, "the own seat link is the invite link"
         table_id, token = page.url.split("/t/")[1].split("#token=")
-        assert link.split("/t/")[1].split("?")[0] == table_id
+        assert link.split("/t/")[1].split("#")[0] == table_id
         st = ann.wait_ready()
         assert st["status"] == "waiting", st
         if st["myTurn"] == "false":  # while it is the guest's turn, the page says why nothing happens
