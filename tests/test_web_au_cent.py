@@ -34,6 +34,7 @@ from test_web import (
     Message,
     check_log,
     expect_error,
+    listed,
     make_table,
     new_table,
     play_against_computer,
@@ -116,7 +117,7 @@ def test_a_partie_of_au_cent_through_the_websocket(client: TestClient, db: str) 
         assert (deal.game_won is not None) == (won is not None)
     assert check_log("A", log, seed, record_json) == len(log)
     # The games list: the rules with their agreements, and their title.
-    row = next(g for g in client.get("/api/tables").json() if g["table"] == t["table"])
+    row = next(g for g in listed(client, t) if g["table"] == t["table"])
     assert row["rules"] == SPEC and row["title"] == final.rules.title and row["status"] == "finished"
 
 
@@ -311,7 +312,7 @@ def test_the_api_takes_au_cent_and_its_agreements(client: TestClient, db: str) -
     ]:
         r = client.post("/api/tables", json={"opponent": "computer", **body})
         assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
-    assert len(client.get("/api/tables").json()) == 5  # nothing stored for the refused ones
+    assert len(client.app.state.store.list()) == 5  # type: ignore[attr-defined]  # nothing stored for the refused ones
 
 
 # ---------------------------------------------------------------- a computer level that fails

@@ -129,13 +129,18 @@ Decisions taken where the spec leaves things open
 * The invited seat is called "Guest" unless its first websocket connection carries
   ``&name=...``; a computer seat is called "Computer (level)".  ``POST /api/tables`` also takes
   an optional integer ``"seed"`` (tests pass one; otherwise a random one) and answers 201.
-* A wrong token closes the socket with 4403 after the error; an unknown table closes with 4404
-  after an error of code ``"token"``.
+* **The seat's token** is the socket's first message, ``{"type": "hello", "token": T, "name"?: ...}``, never
+  the address (a script's ``/ws/{id}?token=T`` is still read, deprecated: servers and proxies log addresses).
+  A wrong token, or a first message that is no ``hello``, closes the socket with 4403 after the error; an
+  unknown table closes with 4404 after an error of code ``"token"``; a seat already open in as many sockets as
+  the server allows (4) closes the next with 4429 after an error of code ``"busy"``; a seat whose link was
+  revoked (``POST /api/tables/{id}/new-link``) has its sockets closed with 4401 after an error of code
+  ``"token"``.  Messages past a client address's rate are answered ``"rate"`` and not read.
 * **The replay** (``piquet.web.rewind``): ``GET /api/tables/{id}/replay`` gives every step of a
   partie, frame k being the table after k actions of its deals, each read off the engine as it
   re-applies the record (the page ``/t/{id}/replay`` shows them).  A finished partie's record is
   public, so its replay shows every card (``"view": "all"``); a partie in progress is replayed
-  only with a seat's ``?token=T`` (checked as the websocket checks it), each frame holding only
+  only with a seat's token in ``Authorization: Bearer T`` (checked as the websocket checks it), each frame holding only
   what that seat's observation held then, and none past the current version; else 403
   ``{"error": ...}``.  Each frame's ``"lines"`` are the narrator's, as the VIEW's, each with the
   ``"seat"`` of its speaker.  No such table: 404; a record the engine cannot replay: 500.
@@ -184,7 +189,7 @@ from piquet.talk.words import (
 
 SEATS = ("A", "B")
 STATUSES = ("waiting", "playing", "finished")
-ERROR_CODES = ("malformed", "illegal", "turn", "stale", "token")
+ERROR_CODES = ("malformed", "illegal", "turn", "stale", "token", "busy", "rate")
 
 
 class ProtocolError(ValueError):

@@ -25,6 +25,9 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--poll", type=float, default=None, metavar="SECONDS",
                    help="how often to look for tables changed by another server process on the same database "
                         "(default: 0.5; 0 for never, when this is the only server)")
+    p.add_argument("--no-rate-limits", action="store_true",
+                   help="no limit on the tables and the messages of one client address (a benchmark run from one "
+                        "address); the limits of a seat's sockets and of a request's size stay")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
                    help="how much the server logs (default: info)")
 
@@ -33,6 +36,7 @@ def run_serve(ns: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import DEFAULT_POLL, create_app
+    from .guard import DEFAULT_LIMITS, NO_RATE_LIMITS, log_config
     from .store import database_url
 
     if not 0 < ns.port < 65536:
@@ -47,11 +51,13 @@ def run_serve(ns: argparse.Namespace) -> int:
         return 2
     try:
         url = database_url(ns.db)
-        app = create_app(url, pace=ns.pace, poll=poll)
+        limits = NO_RATE_LIMITS if ns.no_rate_limits else DEFAULT_LIMITS
+        app = create_app(url, pace=ns.pace, poll=poll, limits=limits)
     except Exception as e:  # a bad URL, a driver not installed, a folder that cannot be made
         print(f"piquet serve: cannot open the database {ns.db or ''}: {e}", file=sys.stderr)
         return 2
     host = f"[{ns.host}]" if ":" in ns.host else ns.host
     print(f"piquet: playing at http://{host}:{ns.port}/  (the database: {url})", flush=True)
-    uvicorn.run(app, host=ns.host, port=ns.port, log_level=ns.log_level, ws_max_size=1 << 20)
+    uvicorn.run(app, host=ns.host, port=ns.port, log_level=ns.log_level, ws_max_size=1 << 20,
+                log_config=log_config())
     return 0

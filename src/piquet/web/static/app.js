@@ -1,16 +1,19 @@
 // The piquet table in the browser: renders what the server says this seat may see, and sends back
 // the player's choice. The page holds no rules: what may be done comes from the VIEW's "options".
 //
-// The page is /t/{id}?token=T (or table.html?table={id}&token=T); it opens the websocket
-// /ws/{id}?token=T, renders every {"type": "state"} message, shows {"type": "thinking"} and
+// The page is /t/{id}#token=T (or table.html?table={id}#token=T; an old ?token=T is moved into the
+// fragment, seat.js); it opens the websocket /ws/{id}, sends the token in its first message
+// ({"type": "hello", "token": T}), renders every {"type": "state"} message, shows {"type": "thinking"} and
 // {"type": "error"} messages, and reconnects with a growing delay when the socket closes (but
-// not after close code 4403, a wrong token, or 4404, no such table). docs/web.md tells the rest.
-// At /c/{id}?token=T the same page is a seat at a chouette (p. 106): chouette.js adds its places,
+// not after close code 4403, a wrong token, 4404, no such table, 4401, a link revoked, or 4429, a seat
+// open in too many windows). docs/web.md tells the rest.
+// At /c/{id}#token=T the same page is a seat at a chouette (p. 106): chouette.js adds its places,
 // the suggestions and the card, through the hooks marked "chouette" below.
 
 import { backSVG, cardSVG, cardShort, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
 import * as chouette from "./chouette.js";
 import { $, cap, clear, h, put } from "./dom.js";
+import { bearer, holdSeat, seatLink, seatToken, showSeatToken } from "./seat.js";
 
 // The words of the page (the prompt, the labels of the choices, the talk, the scores' headings) are the
 // server's, made by its one narrator (piquet.talk.words): the VIEW's "prompt", each option's "label",
@@ -69,7 +72,7 @@ function stored(key) {
 const C = chouette.isChouette();
 const pathMatch = location.pathname.match(/\/[tc]\/([^/?#]+)/);
 const tableId = pathMatch ? decodeURIComponent(pathMatch[1]) : params.get("table");
-const token = params.get("token");
+let token = seatToken();
 
 const S = {
   ws: null,
@@ -101,6 +104,7 @@ const S = {
   optionsOpen: false, // the list of every declaration is open
   atWord: "", // at a club table, the cards typed for a call at the player's word
   hint: null, // {version, loading | doc | error}: the hint asked for the decision of that version
+  relinking: false, // a new link for this seat is being asked: the old socket's close is expected
 };
 
 // ------------------------------------------------------------------ the connection
@@ -108,10 +112,13 @@ const S = {
 function wsUrl() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const path = C ? "ws/c" : "ws";
-  let url = `${proto}//${location.host}/${path}/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`;
+  return `${proto}//${location.host}/${path}/${encodeURIComponent(tableId)}`;
+}
+
+/** The socket's first message: the seat's token (never in an address), and the name a new guest takes. */
+function hello() {
   const name = params.get("name") || stored("piquet.name");
-  if (name) url += `&name=${encodeURIComponent(name)}`;
-  return url;
+  return name ? { type: "hello", token, name } : { type: "hello", token };
 }
 
 function connect() {
@@ -126,9 +133,11 @@ function connect() {
     return;
   }
   S.ws = ws;
+  const opened = token; // the token this socket was opened with
   renderConnection("connecting");
   ws.addEventListener("open", () => {
     if (S.ws !== ws) return;
+    ws.send(JSON.stringify(hello()));
     S.connected = true;
     S.retry = 0;
     renderConnection("open");
@@ -156,6 +165,16 @@ function connect() {
         + "Use the link you were given, or start a new partie from the lobby.";
     } else if (ev.code === 4404) {
       S.fatal = "There is no such table on this server.";
+    } else if (ev.code === 4401 && S.relinking) {
+      return; // this page asked for the new link: it connects with it as soon as it has it
+    } else if (ev.code === 4401 && opened !== token) {
+      scheduleReconnect(); // the old link's socket, closed after this page took the new one
+      return;
+    } else if (ev.code === 4401) {
+      S.fatal = "This seat's link was replaced by a new one: the link of this page no longer opens the seat. "
+        + "Use the new link (whoever holds the seat was given it).";
+    } else if (ev.code === 4429) {
+      S.fatal = "This seat is open in too many windows or tabs already. Close one of them, then reload this page.";
     }
     if (S.fatal) {
       renderConnection("fatal");
@@ -247,17 +266,42 @@ function showError(err) {
 }
 
 function rememberSeat() {
+  const v = S.view || {};
+  holdSeat(tableId, {
+    url: seatLink(C ? "c" : "t", tableId, token),
+    seat: S.seat, status: C && v.chouette ? v.chouette.status : v.status || null, kind: C ? "chouette" : "partie",
+  });
+}
+
+/** Revoke this seat's link and take a new one (POST /api/{tables|chouettes}/{id}/new-link): the old link stops
+ * opening the seat at once, and every window open with it is closed; this page goes on with the new one. */
+async function newLink() {
+  if (S.relinking) return;
+  S.relinking = true;
+  const status = $("new-link-status");
+  status.textContent = "Asking for a new link…";
   try {
-    const seats = JSON.parse(localStorage.getItem("piquet.seats") || "{}");
-    const v = S.view || {};
-    seats[tableId] = {
-      url: `/${C ? "c" : "t"}/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`,
-      seat: S.seat, status: C && v.chouette ? v.chouette.status : v.status || null, updated: Date.now(),
-      kind: C ? "chouette" : "partie",
-    };
-    localStorage.setItem("piquet.seats", JSON.stringify(seats));
+    const r = await fetch(`/api/${C ? "chouettes" : "tables"}/${encodeURIComponent(tableId)}/new-link`,
+      { method: "POST", headers: { Accept: "application/json", ...bearer(token) } });
+    const doc = await r.json();
+    if (!r.ok) {
+      status.textContent = `No new link: ${doc.error || r.status}.`;
+      return;
+    }
+    token = doc.token;
+    showSeatToken(token);
+    rememberSeat();
+    const input = /** @type {HTMLInputElement} */ ($("new-link-url"));
+    input.value = new URL(doc.url, location.href).href;
+    input.hidden = false;
+    status.textContent = "A new link for your seat: the old one no longer opens it. This page's address is the new "
+      + "link; keep it (or copy it from here).";
   } catch (e) {
-    // storage may be unavailable (private browsing): nothing to remember then
+    status.textContent = "No new link: the server could not be reached.";
+  } finally {
+    S.relinking = false;
+    if (S.ws) S.ws.close(4000, "new link");
+    else connect();
   }
 }
 
@@ -894,7 +938,7 @@ function renderActions(v) {
 }
 
 /** The Hint button and the hint it fetched for this decision: the advice and its reasons, from this seat's
- * own hand only (GET /api/tables/{id}/hint?token=T, issue 16 item 2). */
+ * own hand only (GET /api/tables/{id}/hint with "Authorization: Bearer T", issue 16 item 2). */
 function renderHint(box) {
   const got = S.hint && S.hint.version === S.version ? S.hint : null;
   const panel = h("div", { class: "hint", testid: "hint" },
@@ -916,7 +960,7 @@ async function askHint() {
   render();
   let hint;
   try {
-    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/hint?token=${encodeURIComponent(token)}`);
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/hint`, { headers: bearer(token) });
     const doc = await r.json();
     hint = r.ok ? { version, doc } : { version, error: `No hint: ${doc.error || r.status}` };
   } catch (e) {
@@ -1472,6 +1516,13 @@ function init() {
   $("last-trick-button").addEventListener("click", () => { S.showLastTrick = !S.showLastTrick; render(); });
   $("my-discard-button").addEventListener("click", () => { S.showDiscard = !S.showDiscard; render(); });
   $("reconnect-now").addEventListener("click", () => { S.retry = 0; connect(); });
+  $("new-link").addEventListener("click", newLink);
+  // Another seat's link opened over this one (only the fragment differs, so the browser does not load the page):
+  // open it as a page of its own.
+  window.addEventListener("hashchange", () => {
+    const t = new URLSearchParams(location.hash.replace(/^#/, "")).get("token");
+    if (t && t !== token) location.reload();
+  });
   const auto = /** @type {HTMLInputElement} */ ($("auto-forced"));
   auto.checked = S.auto;
   auto.addEventListener("change", () => {
@@ -1491,7 +1542,7 @@ function init() {
     if (!S.connected && !S.fatal && S.retryTimer) renderConnection("waiting");
   }, 1000);
   if (!tableId || !token) {
-    S.fatal = "This page needs a table and a seat's token in its address (/t/TABLE?token=TOKEN). "
+    S.fatal = "This page needs a table and a seat's token in its address (/t/TABLE#token=TOKEN). "
       + "Start or join a partie from the lobby.";
     renderConnection("fatal");
     render();

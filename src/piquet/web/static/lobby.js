@@ -1,8 +1,10 @@
 // The lobby: start a partie against the computer, open a table for a person and share its
 // invite link, open a chouette for three (POST /api/chouettes) and share its links, and the list
-// of games (GET /api/tables and /api/chouettes). docs/web.md tells what is where.
+// of games: this browser's own (the seats it keeps, sent to POST /api/tables/mine and /api/chouettes/mine) and the
+// open invitations anyone may see (GET /api/tables and /api/chouettes). docs/web.md tells what is where.
 
 import { $, cap, h } from "./dom.js";
+import { heldSeats, holdSeat, myGames, tokenOfLink } from "./seat.js";
 
 function storage(key, fallback) {
   try {
@@ -21,18 +23,8 @@ function store(key, value) {
   }
 }
 
-function mySeats() {
-  try {
-    return JSON.parse(storage("piquet.seats", "{}")) || {};
-  } catch (e) {
-    return {};
-  }
-}
-
-function rememberSeat(table, url, seat) {
-  const seats = mySeats();
-  seats[table] = { url, seat, updated: Date.now() };
-  store("piquet.seats", JSON.stringify(seats));
+function rememberSeat(table, url, seat, kind) {
+  holdSeat(table, { url, seat, kind });
 }
 
 function showError(text) {
@@ -64,7 +56,7 @@ async function createTable(body, submit, api = "/api/tables") {
       return null;
     }
     const t = await resp.json();
-    rememberSeat(t.table, t.url, t.seat);
+    rememberSeat(t.table, t.url, t.seat, t.kind === "chouette" ? "chouette" : "partie");
     return t;
   } catch (e) {
     showError("The server cannot be reached. Is `piquet serve` running?");
@@ -118,14 +110,8 @@ function when(updated) {
 function replayUrl(g, mine) {
   const base = `/t/${encodeURIComponent(g.table)}/replay`;
   if (g.status === "finished") return base;
-  if (!mine || !mine.url) return null;
-  let token;
-  try {
-    token = new URL(mine.url, location.href).searchParams.get("token");
-  } catch (e) {
-    token = null;
-  }
-  return token ? `${base}?token=${encodeURIComponent(token)}` : null;
+  const token = mine && mine.url ? tokenOfLink(mine.url) : null;
+  return token ? `${base}#token=${encodeURIComponent(token)}` : null;
 }
 
 /** A chouette in the list: its three players, the card's balances, the place of each. */
@@ -185,19 +171,22 @@ async function loadGames() {
   const finished = $("games-finished");
   let games;
   try {
-    const lists = await Promise.all(["/api/tables", "/api/chouettes"].map(async (api) => {
-      const resp = await fetch(api, { headers: { Accept: "application/json" } });
-      if (!resp.ok) throw new Error(await errorText(resp));
-      const list = await resp.json();
-      return Array.isArray(list) ? list : list.tables || [];
-    }));
-    games = lists.flat();
+    // This browser's own games first, then the open invitations not already among them.
+    const lists = await Promise.all([myGames("partie"), myGames("chouette"),
+      ...["/api/tables", "/api/chouettes"].map(async (api) => {
+        const resp = await fetch(api, { headers: { Accept: "application/json" } });
+        if (!resp.ok) throw new Error(await errorText(resp));
+        const list = await resp.json();
+        return Array.isArray(list) ? list : list.tables || [];
+      })]);
+    const seen = new Set();
+    games = lists.flat().filter((g) => !seen.has(g.table) && seen.add(g.table));
   } catch (e) {
     playing.replaceChildren(h("p", { class: "muted" }, "The games list cannot be loaded."));
     finished.replaceChildren();
     return;
   }
-  const seats = mySeats();
+  const seats = heldSeats();
   const byTime = (a, b) => String(b.updated ?? "").localeCompare(String(a.updated ?? ""), undefined, { numeric: true });
   const live = games.filter((g) => g.status !== "finished").sort(byTime);
   const done = games.filter((g) => g.status === "finished").sort(byTime);
