@@ -53,7 +53,7 @@ from .pages import static_page
 from .protocol import ClientMessage, ProtocolError, decode_message, error_message
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
-from .store import ChouetteRow, Mark, SeatRow, Store, TableRow, database_url
+from .store import ADJOURNED, ChouetteRow, Mark, SeatRow, Store, TableRow, database_url
 from .table import Job, Seat, Table, TableError, hash_token, new_token
 
 log = logging.getLogger("piquet.web")
@@ -64,6 +64,10 @@ MAX_NAME = 40
 MAX_MESSAGE = 64 * 1024
 #: How often, in seconds, a server looks for its tables changed by another server process.
 DEFAULT_POLL = 0.5
+#: How long, in seconds, a partie in play waits after its last person has gone before it is adjourned.
+DEFAULT_ADJOURN = 120.0
+#: The messages about the sitting, not the partie, which the hub answers for every kind of table.
+SITTING = ("adjourn", "take_up")
 
 
 def _iso(t: float) -> str:
@@ -85,6 +89,8 @@ class Room(Protocol):
     id: str
     version: int
     seats: dict[str, Seat]
+    adjourned: bool
+    present: frozenset[str]
 
     @property
     def status(self) -> str: ...
@@ -146,6 +152,7 @@ class TwoSeats:
             log.warning("table %s: the record has %d actions, the row says version %d", room_id,
                         table.version, row.version)
             table.version = row.version
+        table.adjourned = row.status == ADJOURNED
         return table
 
     def save(self, store: Store, room: Room, old_version: int) -> bool:
@@ -167,7 +174,7 @@ class TwoSeats:
 
     def mark_of(self, room: Room) -> Mark:
         a, b = room.seats["A"], room.seats["B"]
-        return Mark(room.version, (a.joined, b.joined), (a.name, b.name))
+        return Mark(room.version, (a.joined, b.joined), (a.name, b.name), room.adjourned)
 
     def decode(self, data: object) -> ClientMessage:
         return decode_message(data)
@@ -198,6 +205,7 @@ class Chouettes:
             log.warning("chouette %s: the document is at version %d, the row says %d", room_id, table.version,
                         row.version)
             table.version = row.version
+        table.adjourned = row.status == ADJOURNED
         return table
 
     def save(self, store: Store, room: Room, old_version: int) -> bool:
@@ -215,7 +223,7 @@ class Chouettes:
 
     def mark_of(self, room: Room) -> Mark:
         seats = list(room.seats.values())
-        return Mark(room.version, tuple(s.joined for s in seats), tuple(s.name for s in seats))
+        return Mark(room.version, tuple(s.joined for s in seats), tuple(s.name for s in seats), room.adjourned)
 
     def decode(self, data: object) -> ChouetteMessage:
         return decode_chouette_message(data)
@@ -297,17 +305,21 @@ class Connection:
 
 
 class Hub:
-    """The tables in memory (of every kind), their locks, their open sockets and their computer players' tasks."""
+    """The tables in memory (of every kind), their locks, their open sockets and their computer players' tasks,
+    and the tasks that adjourn a partie whose persons have gone (``adjourn`` seconds after; 0: never)."""
 
-    def __init__(self, store: Store, pace: float = 0.0, poll: float = DEFAULT_POLL) -> None:
+    def __init__(self, store: Store, pace: float = 0.0, poll: float = DEFAULT_POLL,
+                 adjourn: float = DEFAULT_ADJOURN) -> None:
         self.store = store
         self.pace = pace
         self.poll = poll
+        self.adjourn = adjourn
         self.watcher: asyncio.Task[None] | None = None
         self.tables: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Connection]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.adjourners: dict[str, asyncio.Task[None]] = {}
 
     def lock(self, table_id: str) -> asyncio.Lock:
         lock = self.locks.get(table_id)
@@ -325,6 +337,7 @@ class Hub:
         room = await asyncio.to_thread(kind.load, self.store, table_id)
         if room is None:
             return None
+        room.present = self.present(table_id)
         self.tables[table_id] = room
         return room
 
@@ -399,10 +412,94 @@ class Hub:
                 self.drive(table_id, kind)
         return reloaded
 
+    # ------------------------------------------------------------ who sits at the table, and adjourning
+
+    def present(self, table_id: str) -> frozenset[str]:
+        """The seats with a connection open to this process (only this one's: see docs/web.md)."""
+        return frozenset(conn.seat for conn in self.conns.get(table_id, ()))
+
+    def seat_news(self, room: Room) -> bool:
+        """Note who sits at the table now; when it changed, every seat is sent the new state (whether it did)."""
+        present = self.present(room.id)
+        if present == room.present:
+            return False
+        room.present = present
+        self.post_states(room)
+        return True
+
+    def left(self, table_id: str, kind: Kind) -> None:
+        """A connection has closed: the others are told if its seat is empty now; a partie in play that no person
+        sits at any more is adjourned ``adjourn`` seconds later if nobody comes back; the table leaves memory when
+        it is idle.  No ``await``: it runs to its end in a task being cancelled."""
+        room = self.tables.get(table_id)
+        if room is not None:
+            self.seat_news(room)
+            if (self.adjourn > 0 and not self.conns.get(table_id) and room.status == "playing"
+                    and table_id not in self.adjourners):
+                self.adjourners[table_id] = asyncio.create_task(self._adjourn_later(table_id, kind),
+                                                                name=f"piquet-adjourn-{table_id}")
+        self.forget_if_idle(table_id)
+
+    def came_back(self, table_id: str) -> None:
+        """A person has connected: the table is not adjourned for his absence."""
+        task = self.adjourners.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+
+    async def _adjourn_later(self, table_id: str, kind: Kind) -> None:
+        try:
+            await asyncio.sleep(self.adjourn)
+            async with self.lock(table_id):
+                if self.conns.get(table_id):
+                    return
+                room = await self.room(table_id, kind)
+                if room is not None and room.status == "playing":
+                    log.info("table %s: nobody has sat at it for %g s: the partie is adjourned", table_id,
+                             self.adjourn)
+                    await self.set_adjourned(room, kind, True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database away: the table stays as it was, and is adjourned by hand or not at all
+            log.exception("table %s could not be adjourned", table_id)
+        finally:
+            if self.adjourners.get(table_id) is asyncio.current_task():
+                del self.adjourners[table_id]
+            self.forget_if_idle(table_id)
+
+    async def set_adjourned(self, room: Room, kind: Kind, adjourned: bool) -> None:
+        """Adjourn the partie, or take it up, stored as the table's status (hold its lock)."""
+        def change() -> bool:
+            room.adjourned = adjourned
+            return True
+        await self.commit(room, kind, change)
+
+    async def sitting(self, room: Room, kind: Kind, seat: str, what: str) -> None:
+        """A seat adjourns the partie (``adjourn``: while another person's seat is empty) or takes it up
+        (``take_up``); ``TableError`` if he may not (hold the table's lock)."""
+        name = "chouette" if isinstance(room, ChouetteTable) else "partie"
+        if what == "take_up":
+            if not room.adjourned:
+                raise TableError("illegal", f"the {name} is not adjourned")
+            await self.set_adjourned(room, kind, False)
+            return
+        status = room.status
+        if status != "playing":
+            raise TableError("illegal", {"finished": f"the {name} is over", "adjourned": f"the {name} is adjourned "
+                                         "already", "waiting": "the invited player has not come yet: there is no "
+                                         f"{name} to adjourn"}.get(status, f"the {name} is {status}"))
+        gone = [s for s, x in room.seats.items() if not x.is_computer and s != seat and s not in room.present]
+        if not gone:
+            raise TableError("illegal", f"every player is at the table: the {name} is adjourned when one has gone")
+        await self.set_adjourned(room, kind, True)
+
     # ------------------------------------------------------------ sending
 
     async def broadcast(self, room: Room) -> None:
         """Each open socket of the table is sent the state as its seat sees it."""
+        self.post_states(room)
+
+    def post_states(self, room: Room) -> None:
+        """``broadcast``, from code that may not ``await``."""
         texts: dict[str, str] = {}
         for conn in list(self.conns.get(room.id, ())):
             if conn.seat not in texts:
@@ -430,6 +527,8 @@ class Hub:
         try:
             while True:
                 async with lock:
+                    if not self.conns.get(table_id):  # nobody at the table (in this process): he plays to nobody
+                        return
                     room = await self.room(table_id, kind)
                     job = None if room is None else room.computer_job()
                     if room is None or job is None:
@@ -443,6 +542,8 @@ class Hub:
                 if wait > 0:
                     await asyncio.sleep(wait)
                 async with lock:
+                    if not self.conns.get(table_id):
+                        return
                     room = await self.room(table_id, kind)
                     if room is None or room.version != version or room.computer_job() != job:
                         continue
@@ -473,7 +574,7 @@ class Hub:
             self.tables.pop(table_id, None)
 
     async def close(self) -> None:
-        tasks = list(self.drivers.values()) + ([self.watcher] if self.watcher is not None else [])
+        tasks = [*self.drivers.values(), *self.adjourners.values(), *([self.watcher] if self.watcher else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -785,15 +886,17 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
         conn = Connection(ws, seat)
         conn.start()
         hub.conns.setdefault(table_id, set()).add(conn)
+        hub.came_back(table_id)
         if not room.seats[seat].joined:
             room.seats[seat].joined = True
+            room.present = hub.present(table_id)
             renamed = kind.rename(room, seat, ws.query_params.get("name"))
             try:
                 await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
             except Exception:  # the status is saved again with the next action
                 log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
             await hub.broadcast(room)
-        else:
+        elif not hub.seat_news(room):
             conn.post(json.dumps(room.message(seat)), state=True)
     hub.drive(table_id, kind)
     try:
@@ -802,7 +905,7 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
         conns = hub.conns.get(table_id)
         if conns is not None:
             conns.discard(conn)
-        hub.forget_if_idle(table_id)
+        hub.left(table_id, kind)
         await conn.stop()
 
 
@@ -824,6 +927,9 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -
                 data = json.loads(text)
             except (json.JSONDecodeError, RecursionError):
                 raise ProtocolError("a message is JSON") from None
+            if isinstance(data, dict) and data.get("type") in SITTING:
+                await _sitting(hub, conn, table_id, kind, str(data["type"]))
+                continue
             msg = kind.decode(data)
         except ProtocolError as e:
             conn.post(json.dumps(error_message("malformed", str(e))))
@@ -846,18 +952,36 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -
         hub.drive(table_id, kind)
 
 
+async def _sitting(hub: Hub, conn: Connection, table_id: str, kind: Kind, what: str) -> None:
+    """``{"type": "adjourn"}`` or ``{"type": "take_up"}``: answered for every kind of table alike (``Hub.sitting``)."""
+    async with hub.lock(table_id):
+        room = await hub.room(table_id, kind)
+        if room is None:
+            conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
+            return
+        try:
+            await hub.sitting(room, kind, conn.seat, what)
+        except TableError as e:
+            conn.post(json.dumps(error_message(e.code, e.message)))
+            return
+    hub.drive(table_id, kind)
+
+
 # ---------------------------------------------------------------- the app
 
 
-def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DEFAULT_POLL) -> Starlette:
+def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DEFAULT_POLL,
+               adjourn: float = DEFAULT_ADJOURN) -> Starlette:
     """The web app on the database ``db_url`` (a URL or an SQLite path; None: the user's data folder).
 
     ``pace``: the least time, in seconds, between the computer's "thinking" and his action, so
     that a person sees each card played (0 in tests).  ``poll``: how often, in seconds, to look
-    for tables changed by another server process on the same database (0: never).
+    for tables changed by another server process on the same database (0: never).  ``adjourn``:
+    how long, in seconds, a partie in play waits after its last person has gone before it is
+    adjourned (0: never by itself).
     """
     store = Store(database_url(db_url))
-    hub = Hub(store, pace, poll)
+    hub = Hub(store, pace, poll, adjourn)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -896,5 +1020,5 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
     return app
 
 
-__all__ = ["CHOUETTES", "DEFAULT_WEB_LEVEL", "KINDS", "TWO_SEATS", "Chouettes", "Connection", "Hub", "Kind", "Room",
-           "TwoSeats", "create_app"]
+__all__ = ["CHOUETTES", "DEFAULT_ADJOURN", "DEFAULT_WEB_LEVEL", "KINDS", "TWO_SEATS", "Chouettes", "Connection", "Hub",
+           "Kind", "Room", "TwoSeats", "create_app"]

@@ -25,6 +25,9 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--poll", type=float, default=None, metavar="SECONDS",
                    help="how often to look for tables changed by another server process on the same database "
                         "(default: 0.5; 0 for never, when this is the only server)")
+    p.add_argument("--adjourn", type=float, default=None, metavar="SECONDS",
+                   help="adjourn a partie in play this long after its last person has gone, until a player takes "
+                        "it up (default: 120; 0 for never)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
                    help="how much the server logs (default: info)")
 
@@ -32,7 +35,7 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
 def run_serve(ns: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import DEFAULT_POLL, create_app
+    from .app import DEFAULT_ADJOURN, DEFAULT_POLL, create_app
     from .store import database_url
 
     if not 0 < ns.port < 65536:
@@ -45,9 +48,13 @@ def run_serve(ns: argparse.Namespace) -> int:
     if poll < 0:
         print("piquet serve: --poll is a time in seconds, 0 or more", file=sys.stderr)
         return 2
+    adjourn = DEFAULT_ADJOURN if ns.adjourn is None else ns.adjourn
+    if adjourn < 0:
+        print("piquet serve: --adjourn is a time in seconds, 0 or more", file=sys.stderr)
+        return 2
     try:
         url = database_url(ns.db)
-        app = create_app(url, pace=ns.pace, poll=poll)
+        app = create_app(url, pace=ns.pace, poll=poll, adjourn=adjourn)
     except Exception as e:  # a bad URL, a driver not installed, a folder that cannot be made
         print(f"piquet serve: cannot open the database {ns.db or ''}: {e}", file=sys.stderr)
         return 2

@@ -43,6 +43,9 @@ from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
 
+#: The status of a table, or a chouette, whose players have gone and which waits to be taken up.
+ADJOURNED = "adjourned"
+
 #: The tables of the web server.  Seat columns: kind ("human"/"computer"), name, level, token hash, joined.
 piquet_tables = Table(
     "piquet_tables",
@@ -161,11 +164,12 @@ def _table_row(r: Any, with_record: bool = True) -> TableRow:
 
 class Mark(NamedTuple):
     """A table's version and its seats' arrival and names, A then B (a chouette's three seats in their
-    order): compared to see a change."""
+    order), and whether it is adjourned: compared to see a change (``ChouetteRow.mark``, ``Store.marks``)."""
 
     version: int
     joined: tuple[bool, ...]
     names: tuple[str, ...]
+    adjourned: bool = False
 
 
 @dataclass
@@ -184,7 +188,8 @@ class ChouetteRow:
     document: str
 
     def mark(self) -> Mark:
-        return Mark(self.version, tuple(s.joined for s in self.seats), tuple(s.name for s in self.seats))
+        return Mark(self.version, tuple(s.joined for s in self.seats), tuple(s.name for s in self.seats),
+                    self.status == ADJOURNED)
 
 
 def _seats_json(seats: list[SeatRow]) -> str:
@@ -270,9 +275,10 @@ class Store:
         if not ids:
             return {}
         with self._begin() as conn:
-            rows = conn.execute(select(c.id, c.version, c.a_joined, c.b_joined, c.a_name, c.b_name)
+            rows = conn.execute(select(c.id, c.version, c.a_joined, c.b_joined, c.a_name, c.b_name, c.status)
                                 .where(c.id.in_(ids))).all()
-        return {r.id: Mark(r.version, (bool(r.a_joined), bool(r.b_joined)), (r.a_name, r.b_name)) for r in rows}
+        return {r.id: Mark(r.version, (bool(r.a_joined), bool(r.b_joined)), (r.a_name, r.b_name),
+                           r.status == ADJOURNED) for r in rows}
 
     # ------------------------------------------------------------ chouettes (p. 106)
 
@@ -320,11 +326,12 @@ class Store:
         if not ids:
             return {}
         with self._begin() as conn:
-            rows = conn.execute(select(c.id, c.version, c.seats).where(c.id.in_(ids))).all()
+            rows = conn.execute(select(c.id, c.version, c.seats, c.status).where(c.id.in_(ids))).all()
         out = {}
         for r in rows:
             seats = _seats_of_json(r.seats)
-            out[r.id] = Mark(r.version, tuple(s.joined for s in seats), tuple(s.name for s in seats))
+            out[r.id] = Mark(r.version, tuple(s.joined for s in seats), tuple(s.name for s in seats),
+                             r.status == ADJOURNED)
         return out
 
     def list_chouettes(self, limit: int = 200) -> list[ChouetteRow]:
@@ -342,5 +349,5 @@ class Store:
         return [_table_row(r, with_record=False) for r in rows]
 
 
-__all__ = ["ChouetteRow", "Mark", "SeatRow", "Store", "TableRow", "database_url", "default_database_path",
-           "piquet_chouettes", "piquet_tables"]
+__all__ = ["ADJOURNED", "ChouetteRow", "Mark", "SeatRow", "Store", "TableRow", "database_url",
+           "default_database_path", "piquet_chouettes", "piquet_tables"]
