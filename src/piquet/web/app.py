@@ -26,7 +26,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -927,42 +927,42 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -
                 data = json.loads(text)
             except (json.JSONDecodeError, RecursionError):
                 raise ProtocolError("a message is JSON") from None
-            if isinstance(data, dict) and data.get("type") in SITTING:
-                await _sitting(hub, conn, table_id, kind, str(data["type"]))
-                continue
-            msg = kind.decode(data)
+            # Adjourning and taking up are answered by the hub alike for every kind of table (``Hub.sitting``).
+            sitting = data["type"] if isinstance(data, dict) and data.get("type") in SITTING else None
+            msg = None if sitting else kind.decode(data)
         except ProtocolError as e:
             conn.post(json.dumps(error_message("malformed", str(e))))
+            continue
+        if sitting is not None or msg is None:
+            await _answer(hub, conn, table_id, kind,
+                          functools.partial(hub.sitting, kind=kind, seat=conn.seat, what=str(sitting)))
             continue
         if msg.type == "ping":
             conn.post('{"type": "pong"}')
             continue
-        async with hub.lock(table_id):
-            room = await hub.room(table_id, kind)
-            if room is None:
-                conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
-                continue
-            try:
-                await hub.commit(room, kind, functools.partial(kind.act, room, conn.seat, msg))
-            except TableError as e:
-                # A refusal citing a law says what the law says, too (talk.laws).
-                said = with_law(e.message) if e.code == "illegal" else e.message
-                conn.post(json.dumps(error_message(e.code, said)))
-                continue
-        hub.drive(table_id, kind)
+        await _answer(hub, conn, table_id, kind, functools.partial(_act, hub, kind, conn.seat, msg))
 
 
-async def _sitting(hub: Hub, conn: Connection, table_id: str, kind: Kind, what: str) -> None:
-    """``{"type": "adjourn"}`` or ``{"type": "take_up"}``: answered for every kind of table alike (``Hub.sitting``)."""
+async def _act(hub: Hub, kind: Kind, seat: str, msg: Any, room: Room) -> None:
+    """A seat's message about the partie, applied and stored (``Hub.commit``)."""
+    await hub.commit(room, kind, functools.partial(kind.act, room, seat, msg))
+
+
+async def _answer(hub: Hub, conn: Connection, table_id: str, kind: Kind,
+                  change: Callable[[Room], Awaitable[None]]) -> None:
+    """Make a client's change to the table under its lock, or tell him why not (``TableError``); then the computer
+    plays if he is to."""
     async with hub.lock(table_id):
         room = await hub.room(table_id, kind)
         if room is None:
             conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
             return
         try:
-            await hub.sitting(room, kind, conn.seat, what)
+            await change(room)
         except TableError as e:
-            conn.post(json.dumps(error_message(e.code, e.message)))
+            # A refusal citing a law says what the law says, too (talk.laws).
+            said = with_law(e.message) if e.code == "illegal" else e.message
+            conn.post(json.dumps(error_message(e.code, said)))
             return
     hub.drive(table_id, kind)
 
