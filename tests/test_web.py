@@ -1238,6 +1238,8 @@ def test_the_dealer_chooses_threes_over_the_websocket(client: TestClient, db: st
         logs["B"].append(receive(wb))
         vb = logs["B"][-1]["view"]
         assert logs["B"][-1]["version"] == 1 and vb["choice"] == "deal_by" and vb["my_turn"]  # rebuilt from the row
+        logs["A"].append(receive(wa))  # the news that B has sat down (docs/web.md, "Presence and adjournment")
+        assert logs["A"][-1]["version"] == 1 and logs["A"][-1]["view"]["connected"] == {"A": True, "B": True}
         wa.send_json({"type": "action", "version": 1, "action": {"kind": "deal_by", "by": 3}})
         expect_error(wa, "turn")
         wb.send_json({"type": "action", "version": 1, "action": {"kind": "deal_by", "by": 4}})

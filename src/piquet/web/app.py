@@ -26,7 +26,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -56,7 +56,7 @@ from .protocol import ClientMessage, ProtocolError, decode_message, error_messag
 from .rewind import MAX_TOKEN, seat_opened
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
-from .store import ChouetteRow, Mark, SeatRow, Store, TableRow, database_url
+from .store import ADJOURNED, ChouetteRow, Mark, SeatRow, Store, TableRow, database_url
 from .table import Job, Seat, Table, TableError, hash_token, new_token
 
 log = logging.getLogger("piquet.web")
@@ -76,6 +76,10 @@ REVOKED = ("this seat's link was replaced by a new one: the old link no longer o
            "(whoever holds the seat was given it)")
 #: How often, in seconds, a server looks for its tables changed by another server process.
 DEFAULT_POLL = 0.5
+#: How long, in seconds, a partie in play waits after its last person has gone before it is adjourned.
+DEFAULT_ADJOURN = 120.0
+#: The messages about the sitting, not the partie, which the hub answers for every kind of table.
+SITTING = ("adjourn", "take_up")
 
 
 def _iso(t: float) -> str:
@@ -97,6 +101,8 @@ class Room(Protocol):
     id: str
     version: int
     seats: dict[str, Seat]
+    adjourned: bool
+    present: frozenset[str]
 
     @property
     def status(self) -> str: ...
@@ -160,6 +166,7 @@ class TwoSeats:
             log.warning("table %s: the record has %d actions, the row says version %d", room_id,
                         table.version, row.version)
             table.version = row.version
+        table.adjourned = row.status == ADJOURNED
         return table
 
     def save(self, store: Store, room: Room, old_version: int) -> bool:
@@ -184,7 +191,8 @@ class TwoSeats:
 
     def mark_of(self, room: Room) -> Mark:
         a, b = room.seats["A"], room.seats["B"]
-        return Mark(room.version, (a.joined, b.joined), (a.name, b.name), (a.token_hash, b.token_hash))
+        return Mark(room.version, (a.joined, b.joined), (a.name, b.name), (a.token_hash, b.token_hash),
+                    room.adjourned)
 
     def decode(self, data: object) -> ClientMessage:
         return decode_message(data)
@@ -215,6 +223,7 @@ class Chouettes:
             log.warning("chouette %s: the document is at version %d, the row says %d", room_id, table.version,
                         row.version)
             table.version = row.version
+        table.adjourned = row.status == ADJOURNED
         return table
 
     def save(self, store: Store, room: Room, old_version: int) -> bool:
@@ -236,7 +245,7 @@ class Chouettes:
     def mark_of(self, room: Room) -> Mark:
         seats = list(room.seats.values())
         return Mark(room.version, tuple(s.joined for s in seats), tuple(s.name for s in seats),
-                    tuple(s.token_hash for s in seats))
+                    tuple(s.token_hash for s in seats), room.adjourned)
 
     def decode(self, data: object) -> ChouetteMessage:
         return decode_chouette_message(data)
@@ -334,14 +343,16 @@ class Connection:
 
 
 class Hub:
-    """The tables in memory (of every kind), their locks, their open sockets and their computer players' tasks."""
+    """The tables in memory (of every kind), their locks, their open sockets and their computer players' tasks,
+    and the tasks that adjourn a partie whose persons have gone (``adjourn`` seconds after; 0: never)."""
 
     def __init__(self, store: Store, pace: float = 0.0, poll: float = DEFAULT_POLL,
-                 limits: Limits = NO_RATE_LIMITS) -> None:
+                 limits: Limits = NO_RATE_LIMITS, adjourn: float = DEFAULT_ADJOURN) -> None:
         self.store = store
         self.pace = pace
         self.poll = poll
         self.limits = limits
+        self.adjourn = adjourn
         #: Per client address, in this process: the tables it may create, the websocket messages it may send.
         self.creating = Buckets(limits.tables, limits.tables_per_minute / 60)
         self.messages = Buckets(limits.messages, limits.messages_per_second)
@@ -350,6 +361,7 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Connection]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.adjourners: dict[str, asyncio.Task[None]] = {}
 
     def lock(self, table_id: str) -> asyncio.Lock:
         lock = self.locks.get(table_id)
@@ -367,6 +379,7 @@ class Hub:
         room = await asyncio.to_thread(kind.load, self.store, table_id)
         if room is None:
             return None
+        room.present = self.present(table_id)
         self.tables[table_id] = room
         return room
 
@@ -441,10 +454,94 @@ class Hub:
                 self.drive(table_id, kind)
         return reloaded
 
+    # ------------------------------------------------------------ who sits at the table, and adjourning
+
+    def present(self, table_id: str) -> frozenset[str]:
+        """The seats with a connection open to this process (only this one's: see docs/web.md)."""
+        return frozenset(conn.seat for conn in self.conns.get(table_id, ()))
+
+    def seat_news(self, room: Room) -> bool:
+        """Note who sits at the table now; when it changed, every seat is sent the new state (whether it did)."""
+        present = self.present(room.id)
+        if present == room.present:
+            return False
+        room.present = present
+        self.post_states(room)
+        return True
+
+    def left(self, table_id: str, kind: Kind) -> None:
+        """A connection has closed: the others are told if its seat is empty now; a partie in play that no person
+        sits at any more is adjourned ``adjourn`` seconds later if nobody comes back; the table leaves memory when
+        it is idle.  No ``await``: it runs to its end in a task being cancelled."""
+        room = self.tables.get(table_id)
+        if room is not None:
+            self.seat_news(room)
+            if (self.adjourn > 0 and not self.conns.get(table_id) and room.status == "playing"
+                    and table_id not in self.adjourners):
+                self.adjourners[table_id] = asyncio.create_task(self._adjourn_later(table_id, kind),
+                                                                name=f"piquet-adjourn-{table_id}")
+        self.forget_if_idle(table_id)
+
+    def came_back(self, table_id: str) -> None:
+        """A person has connected: the table is not adjourned for his absence."""
+        task = self.adjourners.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+
+    async def _adjourn_later(self, table_id: str, kind: Kind) -> None:
+        try:
+            await asyncio.sleep(self.adjourn)
+            async with self.lock(table_id):
+                if self.conns.get(table_id):
+                    return
+                room = await self.room(table_id, kind)
+                if room is not None and room.status == "playing":
+                    log.info("table %s: nobody has sat at it for %g s: the partie is adjourned", table_id,
+                             self.adjourn)
+                    await self.set_adjourned(room, kind, True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database away: the table stays as it was, and is adjourned by hand or not at all
+            log.exception("table %s could not be adjourned", table_id)
+        finally:
+            if self.adjourners.get(table_id) is asyncio.current_task():
+                del self.adjourners[table_id]
+            self.forget_if_idle(table_id)
+
+    async def set_adjourned(self, room: Room, kind: Kind, adjourned: bool) -> None:
+        """Adjourn the partie, or take it up, stored as the table's status (hold its lock)."""
+        def change() -> bool:
+            room.adjourned = adjourned
+            return True
+        await self.commit(room, kind, change)
+
+    async def sitting(self, room: Room, kind: Kind, seat: str, what: str) -> None:
+        """A seat adjourns the partie (``adjourn``: while another person's seat is empty) or takes it up
+        (``take_up``); ``TableError`` if he may not (hold the table's lock)."""
+        name = "chouette" if isinstance(room, ChouetteTable) else "partie"
+        if what == "take_up":
+            if not room.adjourned:
+                raise TableError("illegal", f"the {name} is not adjourned")
+            await self.set_adjourned(room, kind, False)
+            return
+        status = room.status
+        if status != "playing":
+            raise TableError("illegal", {"finished": f"the {name} is over", "adjourned": f"the {name} is adjourned "
+                                         "already", "waiting": "the invited player has not come yet: there is no "
+                                         f"{name} to adjourn"}.get(status, f"the {name} is {status}"))
+        gone = [s for s, x in room.seats.items() if not x.is_computer and s != seat and s not in room.present]
+        if not gone:
+            raise TableError("illegal", f"every player is at the table: the {name} is adjourned when one has gone")
+        await self.set_adjourned(room, kind, True)
+
     # ------------------------------------------------------------ sending
 
     async def broadcast(self, room: Room) -> None:
         """Each open socket of the table is sent the state as its seat sees it."""
+        self.post_states(room)
+
+    def post_states(self, room: Room) -> None:
+        """``broadcast``, from code that may not ``await``."""
         texts: dict[str, str] = {}
         for conn in list(self.conns.get(room.id, ())):
             if conn.token_hash != room.seats[conn.seat].token_hash:  # its link revoked, here or elsewhere
@@ -501,6 +598,8 @@ class Hub:
         try:
             while True:
                 async with lock:
+                    if not self.conns.get(table_id):  # nobody at the table (in this process): he plays to nobody
+                        return
                     room = await self.room(table_id, kind)
                     job = None if room is None else room.computer_job()
                     if room is None or job is None:
@@ -514,6 +613,8 @@ class Hub:
                 if wait > 0:
                     await asyncio.sleep(wait)
                 async with lock:
+                    if not self.conns.get(table_id):
+                        return
                     room = await self.room(table_id, kind)
                     if room is None or room.version != version or room.computer_job() != job:
                         continue
@@ -544,7 +645,7 @@ class Hub:
             self.tables.pop(table_id, None)
 
     async def close(self) -> None:
-        tasks = list(self.drivers.values()) + ([self.watcher] if self.watcher is not None else [])
+        tasks = [*self.drivers.values(), *self.adjourners.values(), *([self.watcher] if self.watcher else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -1008,15 +1109,17 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
         conn = Connection(ws, seat, room.seats[seat].token_hash)
         conn.start()
         hub.conns.setdefault(table_id, set()).add(conn)
+        hub.came_back(table_id)
         if not room.seats[seat].joined:
             room.seats[seat].joined = True
+            room.present = hub.present(table_id)
             renamed = kind.rename(room, seat, name)
             try:
                 await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
             except Exception:  # the status is saved again with the next action
                 log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
             await hub.broadcast(room)
-        else:
+        elif not hub.seat_news(room):
             conn.post(json.dumps(room.message(seat)), state=True)
     hub.drive(table_id, kind)
     try:
@@ -1025,7 +1128,7 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
         conns = hub.conns.get(table_id)
         if conns is not None:
             conns.discard(conn)
-        hub.forget_if_idle(table_id)
+        hub.left(table_id, kind)
         await conn.stop()
 
 
@@ -1052,33 +1155,51 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -
                 data = json.loads(text)
             except (json.JSONDecodeError, RecursionError):
                 raise ProtocolError("a message is JSON") from None
-            msg = kind.decode(data)
+            # Adjourning and taking up are answered by the hub alike for every kind of table (``Hub.sitting``).
+            sitting = data["type"] if isinstance(data, dict) and data.get("type") in SITTING else None
+            msg = None if sitting else kind.decode(data)
         except ProtocolError as e:
             conn.post(json.dumps(error_message("malformed", str(e))))
+            continue
+        if sitting is not None or msg is None:
+            await _answer(hub, conn, table_id, kind,
+                          functools.partial(hub.sitting, kind=kind, seat=conn.seat, what=str(sitting)))
             continue
         if msg.type == "ping":
             conn.post('{"type": "pong"}')
             continue
-        async with hub.lock(table_id):
-            room = await hub.room(table_id, kind)
-            if room is None:
-                conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
-                continue
-            try:
-                await hub.commit(room, kind, functools.partial(kind.act, room, conn.seat, msg))
-            except TableError as e:
-                # A refusal citing a law says what the law says, too (talk.laws).
-                said = with_law(e.message) if e.code == "illegal" else e.message
-                conn.post(json.dumps(error_message(e.code, said)))
-                continue
-        hub.drive(table_id, kind)
+        await _answer(hub, conn, table_id, kind, functools.partial(_act, hub, kind, conn.seat, msg))
+
+
+async def _act(hub: Hub, kind: Kind, seat: str, msg: Any, room: Room) -> None:
+    """A seat's message about the partie, applied and stored (``Hub.commit``)."""
+    await hub.commit(room, kind, functools.partial(kind.act, room, seat, msg))
+
+
+async def _answer(hub: Hub, conn: Connection, table_id: str, kind: Kind,
+                  change: Callable[[Room], Awaitable[None]]) -> None:
+    """Make a client's change to the table under its lock, or tell him why not (``TableError``); then the computer
+    plays if he is to."""
+    async with hub.lock(table_id):
+        room = await hub.room(table_id, kind)
+        if room is None:
+            conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
+            return
+        try:
+            await change(room)
+        except TableError as e:
+            # A refusal citing a law says what the law says, too (talk.laws).
+            said = with_law(e.message) if e.code == "illegal" else e.message
+            conn.post(json.dumps(error_message(e.code, said)))
+            return
+    hub.drive(table_id, kind)
 
 
 # ---------------------------------------------------------------- the app
 
 
 def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DEFAULT_POLL,
-               limits: Limits = NO_RATE_LIMITS) -> Starlette:
+               limits: Limits = NO_RATE_LIMITS, adjourn: float = DEFAULT_ADJOURN) -> Starlette:
     """The web app on the database ``db_url`` (a URL or an SQLite path; None: the user's data folder).
 
     ``pace``: the least time, in seconds, between the computer's "thinking" and his action, so
@@ -1086,9 +1207,11 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
     for tables changed by another server process on the same database (0: never).  ``limits``:
     what one client address may ask of this process, a seat's sockets and the largest body
     (``guard.Limits``; by default no rates, which ``piquet serve`` sets: ``guard.DEFAULT_LIMITS``).
+    ``adjourn``: how long, in seconds, a partie in play waits after its last person has gone before
+    it is adjourned (0: never by itself).
     """
     store = Store(database_url(db_url))
-    hub = Hub(store, pace, poll, limits)
+    hub = Hub(store, pace, poll, limits, adjourn)
     redact_logs()
 
     @contextlib.asynccontextmanager
@@ -1133,5 +1256,5 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
     return app
 
 
-__all__ = ["CHOUETTES", "DEFAULT_WEB_LEVEL", "KINDS", "TWO_SEATS", "Chouettes", "Connection", "Hub", "Kind", "Room",
-           "TwoSeats", "create_app"]
+__all__ = ["CHOUETTES", "DEFAULT_ADJOURN", "DEFAULT_WEB_LEVEL", "KINDS", "TWO_SEATS", "Chouettes", "Connection", "Hub",
+           "Kind", "Room", "TwoSeats", "create_app"]

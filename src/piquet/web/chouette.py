@@ -50,7 +50,17 @@ from .protocol import (
     state_message,
     view,
 )
-from .table import Job, Seat, TableError, actions_played, choose_with_fallback, verify_action
+from .table import (
+    ADJOURNED,
+    Job,
+    Seat,
+    TableError,
+    actions_played,
+    choose_with_fallback,
+    seats_connected,
+    sitting_view,
+    verify_action,
+)
 
 #: The messages a chouette's seat may send, besides ``ping``.
 MESSAGE_TYPES = ("action", "suggest", "leave", "next_partie", "end")
@@ -145,6 +155,10 @@ class ChouetteTable:
     _players: dict[str, Player] = field(default_factory=dict, repr=False)
     _card: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
     _rotation: tuple[int, str] | None = field(default=None, repr=False)
+    #: Adjourned: nobody acts, the computer neither, until a player takes it up (stored as the status).
+    adjourned: bool = False
+    #: The persons' seats (by name) with a connection open to this server process.
+    present: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------ making
 
@@ -190,6 +204,8 @@ class ChouetteTable:
     def status(self) -> str:
         if self.ended:
             return "finished"
+        if self.adjourned:
+            return "adjourned"
         if any(not s.is_computer and not s.joined for s in self.seats.values()):
             return "waiting"
         return "playing"
@@ -250,6 +266,8 @@ class ChouetteTable:
             v = self.choice_view(name, seat, players=players, status=status, opponent=opponent, levels=levels)
         else:
             v = view(partie, seat, players=players, status=status, cut=None, opponent=opponent, levels=levels)
+        here = seats_connected(self.seats, self.present)
+        sitting_view(v, {s: here[n] for s, n in players.items()}, self.adjourned, "chouette")
         advising = name == places.advising
         suggest_options: list[dict[str, Any]] = []
         if advising:  # he advises: he may not act, and what he may suggest is his side's options
@@ -297,10 +315,11 @@ class ChouetteTable:
         result = m.game.result() if over else None
         advice = m.suggestion(name)  # None for the single player, always
         can_suggest = bool(suggest_options)
+        here = seats_connected(self.seats, self.present)
         return {
             "me": name, "place": place, "number": number, "status": self.status, "ended": self.ended,
             "players": [{"name": n, "kind": "computer" if s.is_computer else "person", "level": s.level,
-                         "joined": s.joined} for n, s in self.seats.items()],
+                         "joined": s.joined, "connected": here[n]} for n, s in self.seats.items()],
             "places": {k: getattr(places, k) for k in PLACES},
             "cut": {n: card_name(c) for n, c in m.cut.items()},
             "cut_words": self.rotation() if number == 1 else cut_words(m),
@@ -320,7 +339,7 @@ class ChouetteTable:
             "next_places": None if result is None else {
                 **{k: getattr(places.after(result.single_won), k) for k in PLACES},
                 "words": rotation_words(places, result, number)},
-            "can_begin": (over and not self.ended and not self.is_computer(name)),
+            "can_begin": (over and not self.ended and not self.adjourned and not self.is_computer(name)),
             "card": self.card_json(number - 1 + over),
         }
 
@@ -377,6 +396,8 @@ class ChouetteTable:
         self.check_version(msg.version)
         if self.ended:
             raise TableError("illegal", "the chouette is over: the players have risen from the table")
+        if self.adjourned:
+            raise TableError("illegal", ADJOURNED.replace("partie", "chouette", 1))
         if msg.type == "action":
             assert msg.action is not None
             self._action(name, msg.action)
@@ -485,7 +506,7 @@ class ChouetteTable:
         """What a computer seat is to do now: choose the deal (playing alone), act, or advise a person."""
         m = self.match
         actor = m.to_act()
-        if self.ended or m.partie_over() or actor is None:
+        if self.ended or self.adjourned or m.partie_over() or actor is None:
             return None
         places = m.places
         if m.game.partie is None:

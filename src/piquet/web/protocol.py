@@ -125,7 +125,11 @@ Decisions taken where the spec leaves things open
   cards not held is ``illegal``: "you do not hold every card you called ... (Law 54: call only what you
   hold)", naming no card.
 * ``"status"``: ``"waiting"`` for a table against a person until the invited seat first
-  connects (play may begin all the same), ``"playing"``, ``"finished"``.
+  connects (play may begin all the same), ``"playing"``, ``"adjourned"`` (nobody acts until a
+  seat sends ``{"type": "take_up"}``; a seat sends ``{"type": "adjourn"}`` while another person's
+  seat is empty; the hub answers both, ``piquet.web.app``), ``"finished"``.  ``"connected"``: each
+  seat, whether someone sits at it now (``table.seats_connected``; docs/web.md, "Presence and
+  adjournment").
 * The invited seat is called "Guest" unless its first websocket connection carries
   ``&name=...``; a computer seat is called "Computer (level)".  ``POST /api/tables`` also takes
   an optional integer ``"seed"`` (tests pass one; otherwise a random one) and answers 201.
@@ -188,7 +192,7 @@ from piquet.talk.words import (
 )
 
 SEATS = ("A", "B")
-STATUSES = ("waiting", "playing", "finished")
+STATUSES = ("waiting", "playing", "adjourned", "finished")
 ERROR_CODES = ("malformed", "illegal", "turn", "stale", "token", "busy", "rate")
 
 

@@ -43,6 +43,9 @@ from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
 
+#: The status of a table, or a chouette, whose players have gone and which waits to be taken up.
+ADJOURNED = "adjourned"
+
 #: The tables of the web server.  Seat columns: kind ("human"/"computer"), name, level, token hash, joined.
 piquet_tables = Table(
     "piquet_tables",
@@ -160,13 +163,14 @@ def _table_row(r: Any, with_record: bool = True) -> TableRow:
 
 
 class Mark(NamedTuple):
-    """A table's version and its seats' arrival, names and token hashes, A then B (a chouette's three seats in
-    their order): compared to see a change (a link revoked elsewhere is one)."""
+    """A table's version, its seats' arrival, names and token hashes, A then B (a chouette's three seats in
+    their order), and whether it is adjourned: compared to see a change (a link revoked elsewhere is one)."""
 
     version: int
     joined: tuple[bool, ...]
     names: tuple[str, ...]
     tokens: tuple[str | None, ...] = ()
+    adjourned: bool = False
 
 
 @dataclass
@@ -186,7 +190,7 @@ class ChouetteRow:
 
     def mark(self) -> Mark:
         return Mark(self.version, tuple(s.joined for s in self.seats), tuple(s.name for s in self.seats),
-                    tuple(s.token_hash for s in self.seats))
+                    tuple(s.token_hash for s in self.seats), self.status == ADJOURNED)
 
 
 def _seats_json(seats: list[SeatRow]) -> str:
@@ -273,9 +277,9 @@ class Store:
             return {}
         with self._begin() as conn:
             rows = conn.execute(select(c.id, c.version, c.a_joined, c.b_joined, c.a_name, c.b_name, c.a_token,
-                                       c.b_token).where(c.id.in_(ids))).all()
+                                       c.b_token, c.status).where(c.id.in_(ids))).all()
         return {r.id: Mark(r.version, (bool(r.a_joined), bool(r.b_joined)), (r.a_name, r.b_name),
-                           (r.a_token, r.b_token)) for r in rows}
+                           (r.a_token, r.b_token), r.status == ADJOURNED) for r in rows}
 
     def set_token(self, table_id: str, seat: str, old_hash: str, new_hash: str) -> bool:
         """A new link for a seat: its token hash replaced, if it is still ``old_hash``; whether it was."""
@@ -332,12 +336,12 @@ class Store:
         if not ids:
             return {}
         with self._begin() as conn:
-            rows = conn.execute(select(c.id, c.version, c.seats).where(c.id.in_(ids))).all()
+            rows = conn.execute(select(c.id, c.version, c.seats, c.status).where(c.id.in_(ids))).all()
         out = {}
         for r in rows:
             seats = _seats_of_json(r.seats)
             out[r.id] = Mark(r.version, tuple(s.joined for s in seats), tuple(s.name for s in seats),
-                             tuple(s.token_hash for s in seats))
+                             tuple(s.token_hash for s in seats), r.status == ADJOURNED)
         return out
 
     def set_chouette_token(self, chouette_id: str, name: str, old_hash: str, new_hash: str) -> bool:
@@ -382,5 +386,5 @@ class Store:
         return [_table_row(r, with_record=False) for r in rows]
 
 
-__all__ = ["ChouetteRow", "Mark", "SeatRow", "Store", "TableRow", "database_url", "default_database_path",
-           "piquet_chouettes", "piquet_tables"]
+__all__ = ["ADJOURNED", "ChouetteRow", "Mark", "SeatRow", "Store", "TableRow", "database_url",
+           "default_database_path", "piquet_chouettes", "piquet_tables"]

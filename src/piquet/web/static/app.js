@@ -233,6 +233,8 @@ function onMessage(msg) {
     S.pending = false;
     S.thinking = null;
     if (firstOrNew && S.error && S.error.code !== "token") S.error = null;
+    // A state comes only over an open connection: "not connected" is no longer true.
+    if (S.error && S.error.code === "connection") S.error = null;
     rememberSeat();
     render();
   } else if (msg.type === "thinking") {
@@ -444,6 +446,7 @@ function render() {
     renderGameNews(v);
     renderDiscardPanel(v);
     renderFinish(v);
+    renderSitting(v);
     if (C) chouette.render(v, hooks());
     scheduleForced(v);
   }
@@ -519,6 +522,7 @@ function renderStatus() {
   let text;
   if (S.fatal) text = S.fatal;
   else if (!v) text = S.connected ? "Waiting for the table\u2026" : "Connecting to the table\u2026";
+  else if (v.status === "adjourned") text = v.prompt || "Adjourned.";
   else if (C && chouette.statusText(v, chouetteWords()) !== null) text = chouette.statusText(v, chouetteWords());
   else if (v.status === "finished") text = "The partie is over.";
   else if (S.pending) text = "Sent\u2026";
@@ -610,6 +614,7 @@ function renderOpponent(v) {
   put(clear(box), 
     h("div", { class: "who" },
       h("span", { class: "name", testid: "opponent-name" }, (C && chouette.otherLabel(v)) || otherName(v)),
+      presence(v, other(S.seat || v.seat || "A")),
       v.phase === "cut" ? null : h("span", { class: "role" }, roleWords(role)),
       h("span", { class: "count", testid: "opponent-card-count" }, `${n} card${n === 1 ? "" : "s"}`),
       v.phase === "play" || v.phase === "done" ? h("span", { class: "tricks", testid: "opponent-tricks" },
@@ -620,6 +625,46 @@ function renderOpponent(v) {
     known.length ? h("div", { class: "known", testid: "opponent-known" }, "Shown, not yet played: ",
       chips(known)) : null,
   );
+}
+
+/** Whether the person at a seat is connected now, by his name (none for the computer, always there). */
+function presence(v, seat) {
+  if (!v.connected || !(seat in v.connected) || v.opponent === "computer") return null;
+  const here = Boolean(v.connected[seat]);
+  return h("span", { class: "presence", testid: "opponent-presence", "data-connected": String(here),
+    title: here ? "connected to the table now" : "not connected: he has closed the page or lost the connection" },
+  here ? "at the table" : "not connected");
+}
+
+/** The sitting: an adjourned table and the button that takes it up; a seat left empty by a person and the
+ * button that adjourns the table (docs/web.md, "Presence and adjournment"). */
+function renderSitting(v) {
+  const box = $("sitting");
+  const what = C ? "chouette" : "partie";
+  let gone = [];
+  if (C && v.chouette) {
+    gone = (v.chouette.players || []).filter((p) => p.kind === "person" && p.joined && !p.connected
+      && p.name !== v.chouette.me).map((p) => p.name);
+  } else if (v.connected && v.opponent !== "computer" && v.connected[other(S.seat)] === false) {
+    gone = [otherName(v)];
+  }
+  const sit = (type) => () => {
+    if (!send({ type })) {
+      showError({ code: "connection", message: "Not connected to the server: nothing was sent. "
+        + "The page reconnects by itself; try again then." });
+    }
+  };
+  let content = null;
+  if (v.status === "adjourned") {
+    content = [h("span", {}, `The ${what} is adjourned. `),
+      button(`Take up the ${what}`, "take-up", sit("take_up"), { primary: true })];
+  } else if (v.status === "playing" && gone.length) {
+    content = [h("span", {}, `${gone.join(", ")} ${gone.length > 1 ? "have" : "has"} left the table. `),
+      button(`Adjourn the ${what}`, "adjourn", sit("adjourn"))];
+  }
+  box.hidden = !content;
+  box.dataset.state = v.status === "adjourned" ? "adjourned" : content ? "gone" : "";
+  put(clear(box), content);
 }
 
 function renderMe(v) {
@@ -864,7 +909,8 @@ function renderActions(v) {
   }
   if (!v.my_turn) {
     const thinker = S.thinkingName || playerName(S.thinking);
-    prompt.textContent = S.thinking ? `${thinker} is thinking\u2026` : C ? chouette.waitingText(v)
+    prompt.textContent = S.thinking ? `${thinker} is thinking\u2026` : v.status === "adjourned" ? v.prompt
+      : C ? chouette.waitingText(v)
       : v.to_move ? `Waiting for ${otherName(v)}.` : "";
     return;
   }

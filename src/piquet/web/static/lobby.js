@@ -114,13 +114,16 @@ function replayUrl(g, mine) {
   return token ? `${base}#token=${encodeURIComponent(token)}` : null;
 }
 
+/** An adjourned game in the list: its players have gone; either takes it up from his seat's link. */
+const ADJOURNED = "adjourned: taken up from a player's seat";
+
 /** A chouette in the list: its three players, the card's balances, the place of each. */
 function chouetteRow(g, seats) {
   const id = g.table;
   const mine = seats[id];
   const balances = g.balances || {};
   const places = g.places || {};
-  const status = g.status === "waiting" ? "waiting for a player" : g.status;
+  const status = g.status === "waiting" ? "waiting for a player" : g.status === "adjourned" ? ADJOURNED : g.status;
   const links = [];
   if (mine && mine.url) links.push(h("a", { href: mine.url, class: "button primary", testid: `resume-${id}` }, "Your seat"));
   if (g.status === "finished") {
@@ -144,7 +147,8 @@ function gameRow(g, seats) {
   const scores = g.scores || {};
   const mine = seats[id];
   const score = `${scores.A ?? 0} \u2013 ${scores.B ?? 0}`;
-  const status = g.status === "waiting" ? "waiting for the invited player" : g.status;
+  const status = g.status === "waiting" ? "waiting for the invited player"
+    : g.status === "adjourned" ? ADJOURNED : g.status;
   const links = [];
   if (mine && mine.url && g.status !== "finished") {
     links.push(h("a", { href: mine.url, class: "button primary", testid: `resume-${id}` }, "Your seat"));
