@@ -43,6 +43,12 @@ def card_boxes(page: Any) -> list[dict[str, float]]:
     return boxes
 
 
+def with_query(link: str, query: str) -> str:
+    """A seat's link (``/t/ID#token=T``) with a query before its fragment."""
+    path, _, fragment = link.partition("#")
+    return f"{path}?{query}#{fragment}"
+
+
 def overlap(a: dict[str, float], b: dict[str, float]) -> float:
     w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
     h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
@@ -53,7 +59,7 @@ def test_the_phone_cards_names_and_reconnecting(tmp_path_factory: pytest.TempPat
     with e2e.touch_page(tmp_path_factory.mktemp("phone-server"), e2e.PHONE) as (srv, page, errors):
         t = srv.post_json("/api/tables", {"opponent": "computer", "level": "random", "name": LONG_NAME,
                                           "seed": seed_won_by("B")})
-        page.goto(srv.base + t["url"] + "&auto=0")
+        page.goto(srv.base + with_query(t["url"], "auto=0"))
         page.wait_for_function(f"() => {TABLE_JS}.dataset.phase !== ''")
         if page.get_by_test_id("table").get_attribute("data-phase") == "cut":  # he lets her deal: by twos
             page.get_by_test_id("deal-by-2").tap()
@@ -107,14 +113,14 @@ def test_the_phone_cards_names_and_reconnecting(tmp_path_factory: pytest.TempPat
 def test_presence_and_adjournment_in_two_pages(tmp_path_factory: pytest.TempPathFactory) -> None:
     with e2e.touch_page(tmp_path_factory.mktemp("presence-server"), e2e.PHONE) as (srv, page, errors):
         t = srv.post_json("/api/tables", {"opponent": "person", "name": "Ann", "seed": seed_won_by("A")})
-        page.goto(srv.base + t["url"] + "&auto=0")
+        page.goto(srv.base + with_query(t["url"], "auto=0"))
         presence = page.get_by_test_id("opponent-presence")
         presence.wait_for()
         assert presence.get_attribute("data-connected") == "false" and presence.inner_text() == "not connected"
         guest_ctx = page.context.browser.new_context(viewport=e2e.PHONE, is_mobile=True, has_touch=True)
         guest = guest_ctx.new_page()
         guest.on("pageerror", lambda e: errors.append(str(e)))
-        guest.goto(srv.base + t["invite"] + "&name=Bob&auto=0")
+        guest.goto(srv.base + with_query(t["invite"], "name=Bob&auto=0"))
         page.wait_for_selector("[data-testid=opponent-presence][data-connected=true]")
         assert presence.inner_text() == "at the table"
         assert guest.get_by_test_id("opponent-presence").get_attribute("data-connected") == "true"
@@ -128,7 +134,7 @@ def test_presence_and_adjournment_in_two_pages(tmp_path_factory: pytest.TempPath
         assert "adjourned" in page.get_by_test_id("status").inner_text()
         assert page.get_by_test_id("take-up").is_visible()
         assert page.locator("[data-testid=actions] button").count() == 0  # nothing to choose while adjourned
-        assert srv.table_row(t["table"])["status"] == "adjourned"
+        assert srv.table_row(t["table"], t["token"])["status"] == "adjourned"
         lobby = guest_ctx.new_page()
         lobby.goto(srv.base + "/")
         row = lobby.get_by_test_id(f"game-row-{t['table']}")
@@ -137,11 +143,11 @@ def test_presence_and_adjournment_in_two_pages(tmp_path_factory: pytest.TempPath
 
         # Bob comes back by his link and takes the partie up; both pages go on.
         guest = guest_ctx.new_page()
-        guest.goto(srv.base + t["invite"] + "&auto=0")
+        guest.goto(srv.base + with_query(t["invite"], "auto=0"))
         guest.get_by_test_id("take-up").tap()
         for p in (page, guest):
             p.wait_for_function(f"() => {TABLE_JS}.dataset.status === 'playing'")
             assert p.get_by_test_id("sitting").is_hidden()
-        assert srv.table_row(t["table"])["status"] == "playing"
+        assert srv.table_row(t["table"], t["token"])["status"] == "playing"
         guest_ctx.close()
         assert not errors, errors

@@ -22,7 +22,8 @@ with warnings.catch_warnings():
 
 from piquet.web.app import create_app
 from piquet.web.store import Store, database_url
-from test_web import choose_to_deal, new_table, receive, seed_where, stored, ws_path
+from test_web import choose_to_deal, listed, new_table, receive, seed_where, stored, ws_path
+from test_web_chouette import ws_path as chouette_ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
 
@@ -121,8 +122,8 @@ def test_the_seat_still_there_adjourns_and_either_takes_it_up(db: str) -> None:
             assert v["status"] == "adjourned" and not v["my_turn"] and v["options"] == [] and v["turn"] is None
             assert "adjourned" in v["prompt"]
             assert status_of(db, t["table"]) == "adjourned" and stored(db, t["table"]) == before
-            listed = {r["table"]: r["status"] for r in client.get("/api/tables").json()}
-            assert listed[t["table"]] == "adjourned"
+            own = {r["table"]: r["status"] for r in listed(client, t)}
+            assert own[t["table"]] == "adjourned"
             # Nothing is played at an adjourned table; the record is as it was.
             move = answer(wa, {"type": "action", "version": before[0],
                                "action": {"kind": "discard", "cards": v["hand"][:3]}})
@@ -242,7 +243,7 @@ def test_a_chouette_tells_who_is_connected_and_adjourns(client: TestClient, db: 
                                             "seed": 4})
     assert r.status_code == 201, r.text
     c = r.json()
-    links = {s["name"]: "/ws/c/" + s["url"].split("/c/", 1)[1] for s in c["seats"]}
+    links = {s["name"]: chouette_ws_path(s["url"]) for s in c["seats"]}
 
     def present(msg: Message) -> dict[str, bool]:
         return {p["name"]: p["connected"] for p in msg["view"]["chouette"]["players"]}
@@ -257,8 +258,8 @@ def test_a_chouette_tells_who_is_connected_and_adjourns(client: TestClient, db: 
         adjourned = answer(wa, {"type": "adjourn"})
         assert adjourned["view"]["status"] == "adjourned" and adjourned["view"]["chouette"]["status"] == "adjourned"
         assert status_of(db, c["table"], chouette=True) == "adjourned"
-        listed = {x["table"]: x["status"] for x in client.get("/api/chouettes").json()}
-        assert listed[c["table"]] == "adjourned"
+        own = {x["table"]: x["status"] for x in listed(client, c, api="/api/chouettes")}
+        assert own[c["table"]] == "adjourned"
     with client.websocket_connect(links["Cy"]) as wc:
         assert state(wc)["view"]["status"] == "adjourned"
         assert answer(wc, {"type": "take_up"})["view"]["chouette"]["status"] == "playing"
