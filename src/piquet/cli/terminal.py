@@ -904,11 +904,13 @@ def _computer_level(players: dict[str, str] | None) -> str | None:
     return m.group(1) if m and m.group(1) in LEVEL_NAMES else None
 
 
-def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
+def run_play(ns: argparse.Namespace, console: Console | None = None,
+             table_class: type[TerminalTable] = TerminalTable) -> int:
     """``piquet play``: a partie against the computer; 0 when it ends or is left, 2 for bad options.
 
     The partie is saved after every action: to ``--record FILE``, to the file resumed, or else to the user's
     data directory (``saves``); ``--resume`` with no file carries on the last unfinished partie.
+    ``table_class`` is the person's side of the table: the lines, or the full screen (``screen``).
     """
     console = console or Console(highlight=False)
 
@@ -985,7 +987,7 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
             with contextlib.suppress(OSError):  # --resume alone still finds the parties of the data directory
                 saves.remember(save_path)
 
-    table = TerminalTable(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols, save=save, rules=rules)
+    table = table_class(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols, save=save, rules=rules)
     console.print(f"[bold]{rules.title}[/]: {escape(human)} against the computer ({level}). "
                   f"Seed {the_seed}.", highlight=False)
     console.print("Cards are named rank then suit: AS, 10H, QC, 7D. Type [bold]help[/] at any prompt.",
@@ -999,7 +1001,8 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
             table.show_partie_card(partie)
     else:
         note(f"The partie is saved as it goes, in {save_path}.")
-    carry_on = "piquet play --resume" + ("" if own_file or saves.in_data_dir(save_path) else f" {save_path}")
+    carry_on = ("piquet play --resume" + (" --screen" if getattr(ns, "screen", False) else "")
+                + ("" if own_file or saves.in_data_dir(save_path) else f" {save_path}"))
     partie_done_before = partie is not None and partie.is_finished  # a finished partie resumed: no offer
     runner = PartieRunner({HUMAN: table, COMPUTER: computer}, the_seed, rules, partie, listener=table)
     try:
@@ -1028,7 +1031,7 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     # Another partie, with the same rules, level and name; a new seed, saved in the data directory.
     again = argparse.Namespace(**{**vars(ns), "resume": None, "record": None, "seed": None, "rules": rules.spec,
                                   "agree": [], "level": level, "name": human})
-    return run_play(again, console)
+    return run_play(again, console, table_class)
 
 
 __all__ = ["ComputerFailed", "GuardedPlayer", "Quit", "TerminalTable", "run_play", "save_atomically"]
