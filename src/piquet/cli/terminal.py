@@ -92,6 +92,7 @@ from piquet.talk.words import (
     deal_words,
     dealer_words,
     declaration_words,
+    exchange_question,
     game_won_words,
     item_words,
     number_words,
@@ -399,7 +400,7 @@ class TerminalTable(GameListener):
             if may_keep and text.lower() in _NONE:
                 return Discard(0)
             if may_keep and not text:
-                if self.confirm("Keep your hand, discarding nothing and taking nothing in?"):
+                if self.confirm(exchange_question(0, "")):
                     return Discard(0)
                 continue
             if not text:
@@ -413,7 +414,7 @@ class TerminalTable(GameListener):
             n = mask.bit_count()
             if mask & ~obs.hand or not obs.min_discard <= n <= most:
                 return Discard(mask)  # the engine says why not, citing the law
-            if self.confirm(f"Discard {self.cards(mask)} and take in {number_words(n)}?"):
+            if self.confirm(exchange_question(n, self.cards(mask))):
                 return Discard(mask)
 
     def ask_look(self, obs: Observation) -> Action:
