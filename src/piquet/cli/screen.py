@@ -92,20 +92,12 @@ def table_view(table: TerminalTable, obs: Observation) -> TableView:
     lines.append(f"This deal, as called: {me} {count[obs.role]} · {them} {count[1 - obs.role]}")
     if obs.phase in _EXCHANGE or obs.stock_left:
         lines.append(f"The stock: {obs.stock_left} cards")
-    if obs.discard:
-        lines.append(f"{table.your()} discard: {table.cards(obs.discard)}")
-    if obs.taken:
-        lines.append(f"Taken in: {table.cards(obs.taken)}")
-    if obs.seen_left:
-        lines.append(f"Left in the stock, seen: {table.cards(obs.seen_left)}")
+    lines.extend(f"{label}: {cards}" for label, cards in table.known_cards(obs))
     won = obs.tricks_won
     if sum(won) or obs.lead >= 0:
         lines.append(f"Trick {obs.trick} · tricks won: {me} {won[obs.role]} · {them} {won[1 - obs.role]}")
     if obs.lead >= 0:
         lines.append(f"Led: {table.card(obs.lead)}")
-    known = obs.adversary_known()
-    if known:
-        lines.append(f"{them}'s cards shown: {table.cards(known)}")
     return TableView(obs.hand, "\n".join(lines))
 
 

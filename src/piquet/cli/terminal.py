@@ -516,15 +516,16 @@ class TerminalTable(GameListener):
     def show_hand(self, obs: Observation, full: bool = False) -> None:
         self.say(f"{self.your()} hand:  {self.hand(obs.hand)}")
         if full:
-            if obs.discard:
-                self.say(f"{self.your()} discard:  {self.cards(obs.discard)}")
-            if obs.taken:
-                self.say(f"Taken in:  {self.cards(obs.taken)}")
-            if obs.seen_left:
-                self.say(f"Left in the stock, seen:  {self.cards(obs.seen_left)}")
-            known = obs.adversary_known()
-            if known:
-                self.say(f"{_capital(self.adversary)}'s cards you know of (called or shown):  {self.cards(known)}")
+            for label, cards in self.known_cards(obs):
+                self.say(f"{label}:  {cards}")
+
+    def known_cards(self, obs: Observation) -> list[tuple[str, str]]:
+        """Beside the hand, the other cards the person knows of, each with its label: his discard, the cards taken
+        in, those left in the stock that he saw, and the adversary's cards that the laws have shown."""
+        return [(label, self.cards(mask)) for label, mask in (
+            (f"{self.your()} discard", obs.discard), ("Taken in", obs.taken),
+            ("Left in the stock, seen", obs.seen_left),
+            (f"{_capital(self.adversary)}'s cards you know of (called or shown)", obs.adversary_known())) if mask]
 
     def show_status(self, obs: Observation) -> None:
         """The trick, each player's count as he has called it, and the tricks won."""
