@@ -514,6 +514,7 @@ class Mover:
             p.run.shots.take(page, shot)
         p.before_discard, p.discarded = set(hand), set(cards)
         button.click()
+        confirm_exchange(page, cards)
         self.did[f"discard-{k}"] += 1
         return f"discard {' '.join(sorted(cards))}"
 
@@ -559,6 +560,18 @@ class Mover:
         page.get_by_test_id(f"play-card-{card}").click(position=CARD_SPOT)
         self.did["play"] += 1
         return f"play {card}"
+
+
+def confirm_exchange(page: Page, cards: list[str]) -> None:
+    """Answer yes to the page's question before the exchange (Law 24), having checked that it names ``cards``; an
+    adviser's suggestion at chouette is sent unasked (it touches no stock)."""
+    if page.evaluate("() => Boolean(window.piquetTable.state.view.suggesting)"):
+        assert page.get_by_test_id("exchange-question").count() == 0
+        return
+    question = page.get_by_test_id("exchange-question").inner_text()
+    named = re.fullmatch(r"Discard (.+) and take in [a-z]+\?", question)
+    assert named and sorted(named.group(1).split()) == sorted(cards), question
+    page.get_by_test_id("confirm-exchange").click()
 
 
 def check_discard_panel(p: Player) -> None:
@@ -1039,6 +1052,9 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
                         shots.take(page, "au-cent-keep-all")
                     hand = sorted(p.hand())
                     keep_all.click()
+                    assert page.get_by_test_id("exchange-question").inner_text() == \
+                        "Keep your hand, discarding nothing and taking nothing in?"
+                    page.get_by_test_id("confirm-exchange").click()
                     kept_all += 1
                     p.wait_moved(st["version"], "keep all")
                     assert sorted(p.hand()) == hand, "the hand changed when the younger kept all"

@@ -555,7 +555,9 @@ def test_view_shape() -> None:
         assert key in v, key
     assert v["my_turn"] and v["options"] == [{
         "kind": "discard", "min": 1, "max": 5, "label": "Discard one to five cards",
-        "labels": ["Discard", "Discard one", "Discard two", "Discard three", "Discard four", "Discard five"]}]
+        "labels": ["Discard", "Discard one", "Discard two", "Discard three", "Discard four", "Discard five"],
+        "questions": ["Keep your hand, discarding nothing and taking nothing in?",
+                      *(f"Discard {{cards}} and take in {n}?" for n in ("one", "two", "three", "four", "five"))]}]
     assert v["prompt"] == "You are elder hand: discard one to five cards and take in as many (Law 21)."
     assert v["score_labels"]["sets"] == "Quatorzes and trios" and list(v["score_labels"]) == list(SCORE_KINDS)
     assert v["table_trick"] is None  # no card played yet

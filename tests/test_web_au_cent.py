@@ -26,7 +26,7 @@ from piquet.core.observation import Observation
 from piquet.core.rules import RUBICON, rules_named
 from piquet.core.state import seed_cut
 from piquet.records.record import PartieRecord, replay
-from piquet.talk.words import discard_labels, number_words, settlement_words
+from piquet.talk.words import discard_labels, exchange_question, number_words, settlement_words
 from piquet.web.rewind import replay_frames
 from piquet.web.store import Store, database_url
 from piquet.web.table import Seat, Table
@@ -181,7 +181,8 @@ def test_the_younger_may_keep_all_at_au_cent(client: TestClient, db: str) -> Non
         most = v["max_discard"]
         assert v["options"] == [{"kind": "discard", "min": 0, "max": most,
                                  "label": f"Discard up to {number_words(most)} cards, or keep all your cards",
-                                 "labels": ["Discard", *(f"Discard {w}" for w in ("one", "two", "three")[:most])]}]
+                                 "labels": ["Discard", *(f"Discard {w}" for w in ("one", "two", "three")[:most])],
+                                 "questions": [exchange_question(k, "{cards}") for k in range(most + 1)]}]
         assert v["prompt"].endswith("or keep all your cards (p. 17).")
         hand = v["hand"]
         ws.send_json({"type": "action", "version": msg["version"], "action": {"kind": "discard", "cards": []}})
@@ -220,7 +221,8 @@ def test_the_younger_must_discard_at_rubicon(client: TestClient, db: str) -> Non
         most = msg["view"]["max_discard"]
         assert msg["view"]["options"] == [{"kind": "discard", "min": 1, "max": most,
                                            "label": f"Discard one to {number_words(most)} cards",
-                                           "labels": discard_labels(most)}]
+                                           "labels": discard_labels(most),
+                                           "questions": [exchange_question(k, "{cards}") for k in range(most + 1)]}]
         before = stored(db, t["table"])
         ws.send_json({"type": "action", "version": msg["version"], "action": {"kind": "discard", "cards": []}})
         err = expect_error(ws, "illegal")

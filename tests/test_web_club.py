@@ -446,6 +446,7 @@ def test_a_club_table_and_a_call_at_word_in_the_browser(tmp_path_factory: pytest
                     gone = card.get_attribute("data-card")
                 card.click(position=e2e.CARD_SPOT)
                 p.get_by_test_id("discard-button").click()
+                p.get_by_test_id("confirm-exchange").click()  # Law 24: the page asks first
             elif phase.endswith("look"):
                 p.get_by_test_id("look-no").click()
             elif phase == "elder_point" and called is None:

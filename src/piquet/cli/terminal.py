@@ -92,6 +92,7 @@ from piquet.talk.words import (
     deal_words,
     dealer_words,
     declaration_words,
+    exchange_question,
     game_won_words,
     item_words,
     number_words,
@@ -399,7 +400,7 @@ class TerminalTable(GameListener):
             if may_keep and text.lower() in _NONE:
                 return Discard(0)
             if may_keep and not text:
-                if self.confirm("Keep your hand, discarding nothing and taking nothing in?"):
+                if self.confirm(exchange_question(0, "")):
                     return Discard(0)
                 continue
             if not text:
@@ -413,7 +414,7 @@ class TerminalTable(GameListener):
             n = mask.bit_count()
             if mask & ~obs.hand or not obs.min_discard <= n <= most:
                 return Discard(mask)  # the engine says why not, citing the law
-            if self.confirm(f"Discard {self.cards(mask)} and take in {number_words(n)}?"):
+            if self.confirm(exchange_question(n, self.cards(mask))):
                 return Discard(mask)
 
     def ask_look(self, obs: Observation) -> Action:
@@ -515,15 +516,16 @@ class TerminalTable(GameListener):
     def show_hand(self, obs: Observation, full: bool = False) -> None:
         self.say(f"{self.your()} hand:  {self.hand(obs.hand)}")
         if full:
-            if obs.discard:
-                self.say(f"{self.your()} discard:  {self.cards(obs.discard)}")
-            if obs.taken:
-                self.say(f"Taken in:  {self.cards(obs.taken)}")
-            if obs.seen_left:
-                self.say(f"Left in the stock, seen:  {self.cards(obs.seen_left)}")
-            known = obs.adversary_known()
-            if known:
-                self.say(f"{_capital(self.adversary)}'s cards you know of (called or shown):  {self.cards(known)}")
+            for label, cards in self.known_cards(obs):
+                self.say(f"{label}:  {cards}")
+
+    def known_cards(self, obs: Observation) -> list[tuple[str, str]]:
+        """Beside the hand, the other cards the person knows of, each with its label: his discard, the cards taken
+        in, those left in the stock that he saw, and the adversary's cards that the laws have shown."""
+        return [(label, self.cards(mask)) for label, mask in (
+            (f"{self.your()} discard", obs.discard), ("Taken in", obs.taken),
+            ("Left in the stock, seen", obs.seen_left),
+            (f"{_capital(self.adversary)}'s cards you know of (called or shown)", obs.adversary_known())) if mask]
 
     def show_status(self, obs: Observation) -> None:
         """The trick, each player's count as he has called it, and the tricks won."""
@@ -904,11 +906,13 @@ def _computer_level(players: dict[str, str] | None) -> str | None:
     return m.group(1) if m and m.group(1) in LEVEL_NAMES else None
 
 
-def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
+def run_play(ns: argparse.Namespace, console: Console | None = None,
+             table_class: type[TerminalTable] = TerminalTable) -> int:
     """``piquet play``: a partie against the computer; 0 when it ends or is left, 2 for bad options.
 
     The partie is saved after every action: to ``--record FILE``, to the file resumed, or else to the user's
     data directory (``saves``); ``--resume`` with no file carries on the last unfinished partie.
+    ``table_class`` is the person's side of the table: the lines, or the full screen (``screen``).
     """
     console = console or Console(highlight=False)
 
@@ -985,7 +989,7 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
             with contextlib.suppress(OSError):  # --resume alone still finds the parties of the data directory
                 saves.remember(save_path)
 
-    table = TerminalTable(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols, save=save, rules=rules)
+    table = table_class(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols, save=save, rules=rules)
     console.print(f"[bold]{rules.title}[/]: {escape(human)} against the computer ({level}). "
                   f"Seed {the_seed}.", highlight=False)
     console.print("Cards are named rank then suit: AS, 10H, QC, 7D. Type [bold]help[/] at any prompt.",
@@ -999,7 +1003,8 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
             table.show_partie_card(partie)
     else:
         note(f"The partie is saved as it goes, in {save_path}.")
-    carry_on = "piquet play --resume" + ("" if own_file or saves.in_data_dir(save_path) else f" {save_path}")
+    carry_on = ("piquet play --resume" + (" --screen" if getattr(ns, "screen", False) else "")
+                + ("" if own_file or saves.in_data_dir(save_path) else f" {save_path}"))
     partie_done_before = partie is not None and partie.is_finished  # a finished partie resumed: no offer
     runner = PartieRunner({HUMAN: table, COMPUTER: computer}, the_seed, rules, partie, listener=table)
     try:
@@ -1028,7 +1033,7 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     # Another partie, with the same rules, level and name; a new seed, saved in the data directory.
     again = argparse.Namespace(**{**vars(ns), "resume": None, "record": None, "seed": None, "rules": rules.spec,
                                   "agree": [], "level": level, "name": human})
-    return run_play(again, console)
+    return run_play(again, console, table_class)
 
 
 __all__ = ["ComputerFailed", "GuardedPlayer", "Quit", "TerminalTable", "run_play", "save_atomically"]

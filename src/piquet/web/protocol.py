@@ -37,7 +37,9 @@ Decisions taken where the spec leaves things open
 * **options** is always a list: ``[]`` when it is not the seat's turn; ``[{"kind": "discard",
   "min": 1, "max": n, "label", "labels"}]`` (``"min": 0`` for the younger at Piquet au cent,
   p. 17: he may send ``"cards": []``; ``"label"``: "Discard one to five cards", ``"labels"[k]``:
-  the button for k cards chosen, "Discard three"); ``[{"kind": "look", "look": true, "label": "Look
+  the button for k cards chosen, "Discard three"; ``"questions"[k]``: what the page asks before sending k
+  cards, Law 24, its ``{cards}`` replaced by their names: "Discard {cards} and take in three?");
+  ``[{"kind": "look", "look": true, "label": "Look
   at them"}, {"kind": "look", "look": false, "label": "Do not look"}]`` (the younger's ``"Look (both
   see them)"``; answer with ``{"kind": "look", "look": true|false}``); for a declaration every legal
   ACTION of that category with its ``"label"`` ("Quint to a king in hearts and tierce major in
@@ -182,6 +184,7 @@ from piquet.talk.words import (
     declaration_words,
     discard_labels,
     discard_words,
+    exchange_question,
     game_news_words,
     look_label,
     partie_headline,
@@ -385,7 +388,8 @@ def options(obs: Observation) -> list[dict[str, Any]]:
         return [{"kind": "play", "cards": [card_name(c) for c in cards], **forced}]
     if p in _DISCARDS:
         return [{"kind": "discard", "min": obs.min_discard, "max": obs.max_discard,
-                 "label": discard_words(obs.min_discard, obs.max_discard), "labels": discard_labels(obs.max_discard)}]
+                 "label": discard_words(obs.min_discard, obs.max_discard), "labels": discard_labels(obs.max_discard),
+                 "questions": [exchange_question(k, "{cards}") for k in range(obs.max_discard + 1)]}]
     if p in _LOOKS:
         return [{"kind": "look", "look": look, "label": look_label(look, obs.role)} for look in (True, False)]
     category = _CATEGORY_OF[p]

@@ -105,6 +105,7 @@ const S = {
   atWord: "", // at a club table, the cards typed for a call at the player's word
   hint: null, // {version, loading | doc | error}: the hint asked for the decision of that version
   relinking: false, // a new link for this seat is being asked: the old socket's close is expected
+  exchange: null, // {version, cards}: the exchange asked about before it is sent (Law 24)
 };
 
 // ------------------------------------------------------------------ the connection
@@ -869,6 +870,7 @@ function onCardClick(card) {
     return;
   }
   if (mode === "discard") {
+    S.exchange = null; // the cards change: the question put is withdrawn
     if (S.selected.has(card)) S.selected.delete(card);
     else if (S.selected.size >= c.discard.max) {
       S.notice = `${c.discard.label}: unselect a card first.`;
@@ -939,7 +941,11 @@ function renderActions(v) {
   }
   if (c.discard) {
     const n = S.selected.size;
-    const { min = 1, max = 5, labels = [] } = c.discard;
+    const { min = 1, max = 5, labels = [], questions = [] } = c.discard;
+    if (S.exchange && S.exchange.version === S.version) {
+      renderExchangeQuestion(box, S.exchange.cards, questions);
+      return;
+    }
     const ok = n >= Math.max(min, 1) && n <= max;
     const sel = n ? `Selected: ${sortCards([...S.selected]).map(cardShort).join(" ")} \u2014 you take in as many.`
       : `${c.discard.label}: click them in your hand.`;
@@ -947,9 +953,9 @@ function renderActions(v) {
       h("p", { class: "selection", testid: "selection", "aria-live": "polite" }, sel),
       h("div", { class: "buttons" },
         button(actLabel(labels[Math.min(n, labels.length - 1)] || "Discard"), "discard-button",
-          () => sendAction({ kind: "discard", cards: sortCards([...S.selected]) }), { primary: true, disabled: !ok }),
+          () => askExchange(sortCards([...S.selected]), questions), { primary: true, disabled: !ok }),
         // The younger need not discard at Piquet au cent (p. 17): the options say so with "min": 0.
-        min === 0 ? button(actLabel("Keep all (discard none)"), "keep-all", () => sendAction({ kind: "discard", cards: [] }),
+        min === 0 ? button(actLabel("Keep all (discard none)"), "keep-all", () => askExchange([], questions),
           { primary: !n }) : null,
         button("Clear", "clear-selection", () => { S.selected.clear(); render(); }, { disabled: !n })),
     );
@@ -981,6 +987,44 @@ function renderActions(v) {
       : "The highlighted cards may be played: click one, or move with the arrow keys and press Enter.";
     box.append(h("p", { class: "muted" }, v.suggesting ? `To suggest a card: ${how[0].toLowerCase()}${how.slice(1)}` : how));
   }
+}
+
+/**
+ * Before the exchange is sent, ask (Law 24: once the stock is touched, the exchange stands), as the terminal
+ * does; the server's "questions" give the words. A suggestion (the adviser at chouette) touches no stock, and a
+ * server that sends no questions is answered at once.
+ * @param {string[]} cards
+ * @param {string[]} questions
+ */
+function askExchange(cards, questions) {
+  if (!questions.length || (S.view && S.view.suggesting)) {
+    sendAction({ kind: "discard", cards });
+    return;
+  }
+  S.exchange = { version: S.version, cards };
+  render();
+  const yes = document.querySelector('[data-testid="confirm-exchange"]');
+  if (yes instanceof HTMLElement) yes.focus();
+}
+
+/**
+ * The question before the exchange, in the page (not window.confirm: the keyboard, a screen reader and the
+ * tests answer it as any button): "Discard QC 9D 7H and take in three?", Yes or No.
+ * @param {HTMLElement} box
+ * @param {string[]} cards
+ * @param {string[]} questions
+ */
+function renderExchangeQuestion(box, cards, questions) {
+  const question = (questions[cards.length] || "").replace("{cards}", cards.join(" "));
+  const yes = button("Yes, exchange", "confirm-exchange", () => {
+    S.exchange = null;
+    sendAction({ kind: "discard", cards });
+  }, { primary: true, describedby: "exchange-question" });
+  const no = button("No, choose again", "cancel-exchange", () => { S.exchange = null; render(); });
+  box.append(h("div", { class: "confirm", role: "alertdialog", "aria-labelledby": "exchange-question",
+    testid: "exchange-confirm" },
+  h("p", { id: "exchange-question", testid: "exchange-question" }, question),
+  h("div", { class: "buttons" }, yes, no)));
 }
 
 /** The Hint button and the hint it fetched for this decision: the advice and its reasons, from this seat's
