@@ -63,7 +63,7 @@ def test_the_phone_cards_names_and_reconnecting(tmp_path_factory: pytest.TempPat
         page.wait_for_function(f"() => {TABLE_JS}.dataset.phase !== ''")
         if page.get_by_test_id("table").get_attribute("data-phase") == "cut":  # he lets her deal: by twos
             page.get_by_test_id("deal-by-2").tap()
-        page.wait_for_function("document.querySelectorAll('[data-testid=hand] > [data-card]').length === 12")
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] > [data-card]').length === 12")
 
         # The cards: tap targets of 44 px at least, none covering another, two rows of six, all on the screen.
         boxes = card_boxes(page)
@@ -95,6 +95,7 @@ def test_the_phone_cards_names_and_reconnecting(tmp_path_factory: pytest.TempPat
         for card in page.locator("[data-testid=hand] > [data-card]").all()[1:3]:
             card.tap()
         page.get_by_test_id("discard-button").tap()
+        page.get_by_test_id("confirm-exchange").tap()  # asked first (Law 24)
         page.get_by_test_id("error").wait_for(state="visible")
         assert "Not connected" in page.get_by_test_id("error-text").inner_text()
         with srv.log.open("ab") as out:  # the same server again: its port, its database
@@ -105,6 +106,7 @@ def test_the_phone_cards_names_and_reconnecting(tmp_path_factory: pytest.TempPat
         page.get_by_test_id("error").wait_for(state="hidden")
         assert page.get_by_test_id("table").get_attribute("data-version") == version  # nothing was played
         page.get_by_test_id("discard-button").tap()  # the same choice, sent now
+        page.get_by_test_id("confirm-exchange").tap()
         page.wait_for_function(f"(v) => {TABLE_JS}.dataset.version !== v", arg=version)
         assert page.get_by_test_id("error").is_hidden()
         assert not errors, errors

@@ -23,13 +23,14 @@ def e2e() -> Any:
     return pytest.importorskip("test_e2e", reason="the playwright package is missing")
 
 
-def open_table(srv: Any, page: Page, **body: Any) -> str:
+def open_table(srv: Any, page: Page, **body: Any) -> tuple[str, str]:
     """A table against the computer made by the server's API, opened in ``page`` with the forced moves left to the
-    test (``auto=0``); its id."""
+    test (``auto=0``); its id and its seat's token."""
     t = srv.post_json("/api/tables", {"opponent": "computer", **body})
-    page.goto(srv.base + t["url"] + "&auto=0")
+    path, _, fragment = t["url"].partition("#")
+    page.goto(f"{srv.base}{path}?auto=0#{fragment}")
     page.wait_for_function(f"() => {TABLE}.dataset.version !== ''")
-    return str(t["table"])
+    return str(t["table"]), str(t["token"])
 
 
 def my_turn(page: Page) -> dict[str, str]:
@@ -123,7 +124,7 @@ def test_another_partie_at_the_end_starts_a_new_table_alike(tmp_path_factory: py
     with the same rules, level and name."""
     t = e2e()
     with t.touch_page(tmp_path_factory.mktemp("another-server"), t.DESKTOP) as (srv, page, errors):
-        first = open_table(srv, page, level="random", name="Ann", rules="four-deal", seed=3)
+        first, first_token = open_table(srv, page, level="random", name="Ann", rules="four-deal", seed=3)
         for _ in range(MAX_MOVES):
             st = my_turn(page)
             if st["status"] == "finished":
@@ -137,14 +138,15 @@ def test_another_partie_at_the_end_starts_a_new_table_alike(tmp_path_factory: py
                             headline), headline
 
         page.get_by_test_id("another-partie").click()
-        page.wait_for_url(re.compile(r"/t/(?!" + re.escape(first) + r"\b)[^/?]+"))
+        page.wait_for_url(re.compile(r"/t/(?!" + re.escape(first) + r"\b)[^/?#]+"))
         page.wait_for_function(f"() => {TABLE}.dataset.version !== ''")
-        second = page.url.split("/t/")[1].split("?")[0]
+        second = re.split(r"[?#]", page.url.split("/t/")[1])[0]
+        second_token = page.url.split("#token=")[1]
         st = my_turn(page)
         assert second != first and st["status"] == "playing" and st["rules"] == "four-deal", (second, st)
         assert page.get_by_test_id("opponent-name").inner_text() == "Computer (random)"
         assert page.get_by_test_id("my-name").inner_text() == "You (Ann)"
-        rows = {r["table"]: r for r in srv.get_json("/api/tables")}
+        rows = {first: srv.table_row(first, first_token), second: srv.table_row(second, second_token)}
         assert rows[first]["status"] == "finished" and rows[second]["status"] == "playing"
         assert rows[second]["players"] == rows[first]["players"]
         assert errors == []
