@@ -40,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from piquet.core.rules import Rules, rules_named
 from piquet.players.levels import level_named
 from piquet.players.runner import new_seed
+from piquet.records.jsontext import read_json
 from piquet.records.record import RecordError
 from piquet.stakes.chouette import ChouetteError
 from piquet.talk.guide import page_html, talk_terms
@@ -50,7 +51,7 @@ from .advice import routes as hint_routes
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .mark import routes as mark_routes
 from .pages import static_page
-from .protocol import ClientMessage, ProtocolError, decode_message, error_message
+from .protocol import ClientMessage, ProtocolError, decode_message, error_message, read_message
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
 from .store import ChouetteRow, Mark, SeatRow, Store, TableRow, database_url
@@ -569,8 +570,8 @@ def _level(value: object) -> str:
 async def _body(request: Request) -> dict[str, Any] | None:
     """A request's JSON object, or None."""
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        body = read_json(await request.body())
+    except json.JSONDecodeError:
         return None
     return body if isinstance(body, dict) else None
 
@@ -820,11 +821,7 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -
             conn.post(json.dumps(error_message("malformed", "a message is a JSON text of at most 64 KiB")))
             continue
         try:
-            try:
-                data = json.loads(text)
-            except (json.JSONDecodeError, RecursionError):
-                raise ProtocolError("a message is JSON") from None
-            msg = kind.decode(data)
+            msg = kind.decode(read_message(text))
         except ProtocolError as e:
             conn.post(json.dumps(error_message("malformed", str(e))))
             continue
