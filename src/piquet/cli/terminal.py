@@ -28,7 +28,6 @@ import contextlib
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 
 from rich import box
@@ -38,6 +37,7 @@ from rich.table import Table
 
 from piquet.cli import saves
 from piquet.cli.answers import AnswerError, read_card, read_cards, shorten
+from piquet.cli.saves import save_atomically
 from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import (
     DIAMONDS,
@@ -76,7 +76,7 @@ from piquet.core.rules import RUBICON, Rules, rules_named
 from piquet.players.base import DECLARING, Player
 from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
 from piquet.players.runner import GameListener, PartieRunner, new_seed
-from piquet.records.record import PartieRecord, RecordError, load_record, record_of, replay
+from piquet.records.record import PartieRecord, RecordError, load_record, name_problem, record_of, replay
 from piquet.records.replay import deal_games, tally_words
 from piquet.study.hint import PLAY_WORLDS, deal_by_hint, deal_hint, hint
 from piquet.talk.guide import rules_text, topic_list
@@ -143,29 +143,6 @@ class GuardedPlayer:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def save_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".piquet-", suffix=".tmp")
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class TerminalTable(GameListener):
@@ -904,12 +881,23 @@ def _computer_level(players: dict[str, str] | None) -> str | None:
     return m.group(1) if m and m.group(1) in LEVEL_NAMES else None
 
 
+def _actions(partie: Partie | None) -> int:
+    """How many actions the partie's deals hold: what a save adds to its record."""
+    return 0 if partie is None else sum(len(d.history) + len(d.irregular) for d in partie.deals)
+
+
 def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     """``piquet play``: a partie against the computer; 0 when it ends or is left, 2 for bad options.
 
     The partie is saved after every action: to ``--record FILE``, to the file resumed, or else to the user's
-    data directory (``saves``); ``--resume`` with no file carries on the last unfinished partie.
+    data directory (``saves``); ``--resume`` with no file carries on the last unfinished partie.  The file is
+    held for the time of the partie (``saves.PartieLock``): another ``piquet play`` on it is refused.
     """
+    with contextlib.ExitStack() as held:
+        return _play(ns, console, held)
+
+
+def _play(ns: argparse.Namespace, console: Console | None, held: contextlib.ExitStack) -> int:
     console = console or Console(highlight=False)
 
     def fail(message: str) -> int:
@@ -965,6 +953,16 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     save_path = str(saves.new_partie_path()) if path is None else path
     the_seed = new_seed() if seed is None else seed
     human = ns.name or (saved or {}).get(HUMAN) or "You"
+    if (problem := name_problem(human)) is not None:
+        return fail(f"--name: {problem}")
+    try:
+        if own_file:  # the lock is kept beside the file
+            os.makedirs(os.path.dirname(save_path), exist_ok=True)
+        held.enter_context(saves.playing(save_path))
+    except saves.PartieBusy as e:
+        return fail(str(e))
+    except OSError as e:
+        return fail(f"cannot save the record to {save_path}: {e.strerror or e}")
     names_now = {HUMAN: human, COMPUTER: f"Computer ({level})"}
     # The record's names stay those of its first deals; a change on resuming is recorded from the deal on.
     record_names = names_now if record is None or record.players is None else dict(record.players)
@@ -973,9 +971,14 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     if record is not None and record.players is not None and changed:
         deal_players[here] = {**deal_players.get(here, {}), **changed}
     remembered = False
+    # A partie resumed is written again only once it has moved on: quitting at once leaves the file as it was
+    # (a deal dealt meanwhile is dealt again from the seed).  Without a seed, the new one is written at once.
+    resumed_at = None if record is None or record.seed is None else _actions(partie)
 
     def save(p: Partie) -> None:
         nonlocal remembered
+        if resumed_at is not None and _actions(p) == resumed_at:
+            return
         if own_file:
             os.makedirs(os.path.dirname(save_path), exist_ok=True)
         save_atomically(save_path, record_of(p, players=record_names, seed=the_seed,
@@ -1028,6 +1031,7 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     # Another partie, with the same rules, level and name; a new seed, saved in the data directory.
     again = argparse.Namespace(**{**vars(ns), "resume": None, "record": None, "seed": None, "rules": rules.spec,
                                   "agree": [], "level": level, "name": human})
+    held.close()  # this partie's file is free again
     return run_play(again, console)
 
 
