@@ -13,12 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_terminal import play
 
 from piquet.cli import saves
 from piquet.cli.main import main
 from piquet.records.jsontext import MAX_DEPTH, MAX_DIGITS, JSONRefused, brief, read_json
 from piquet.records.record import RecordError, load_record, parse_record
+from test_terminal import play
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
