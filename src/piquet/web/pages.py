@@ -45,8 +45,8 @@ async def json_body(request: Request, shape: str) -> object:
     try:
         return read_json(raw)
     except JSONRefused as e:
-        raise BadBody(f"the body is refused: {e.msg} (line {e.lineno}, column {e.colno}); it is a JSON object: "
-                      f"{shape}", 400) from None
+        raise BadBody(f"the body is a JSON object: {shape}; this one is refused: {e.msg} (line {e.lineno}, column "
+                      f"{e.colno})", 400) from None
     except json.JSONDecodeError:
         raise BadBody(f"the body is a JSON object: {shape}", 400) from None
 
