@@ -217,3 +217,15 @@ def test_a_second_process_resuming_the_same_file_is_refused(monkeypatch: pytest.
     # Free again once the first has done.
     code, _, _ = play(monkeypatch, "--resume", str(halfway), quit_after=0)
     assert code == 0 and halfway.read_bytes() == before
+
+
+def test_a_resume_where_the_computer_moves_first_leaves_the_file_unchanged(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    """The treatise's deal, without a seed: resumed, the next deal is dealt and the computer, elder, discards
+    before the person is asked anything; quitting then writes nothing."""
+    path = tmp_path / "example.json"
+    path.write_bytes((Path(__file__).parent / "data" / "records" / "britannica-example.json").read_bytes())
+    before = path.read_bytes()
+    code, out, typist = play(monkeypatch, "--resume", str(path), quit_after=0)
+    assert code == 0 and "Computer discards" in out and "Deal 2" in out
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["example.json"]

@@ -173,6 +173,7 @@ class TerminalTable(GameListener):
         self.human_role = ELDER
         self.cut_winner = self.me
         self.save_failed = False
+        self.acted = False  # whether the person has made a move at this table (a resumed partie is saved after one)
         self.partie: Partie | None = None  # the partie of the deal in play, as the runner last showed it
         # Answers read from a file or a pipe are not echoed by the terminal: show them.
         self.echo = not sys.stdin.isatty() if echo is None else echo
@@ -603,6 +604,7 @@ class TerminalTable(GameListener):
         self.save_now(partie)
 
     def action_applied(self, partie: Partie, seat: str, action: Action) -> None:
+        self.acted = self.acted or seat == self.me
         self.tell(partie)
         self.save_now(partie)
 
@@ -881,11 +883,6 @@ def _computer_level(players: dict[str, str] | None) -> str | None:
     return m.group(1) if m and m.group(1) in LEVEL_NAMES else None
 
 
-def _actions(partie: Partie | None) -> int:
-    """How many actions the partie's deals hold: what a save adds to its record."""
-    return 0 if partie is None else sum(len(d.history) + len(d.irregular) for d in partie.deals)
-
-
 def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     """``piquet play``: a partie against the computer; 0 when it ends or is left, 2 for bad options.
 
@@ -971,13 +968,12 @@ def _play(ns: argparse.Namespace, console: Console | None, held: contextlib.Exit
     if record is not None and record.players is not None and changed:
         deal_players[here] = {**deal_players.get(here, {}), **changed}
     remembered = False
-    # A partie resumed is written again only once it has moved on: quitting at once leaves the file as it was
-    # (a deal dealt meanwhile is dealt again from the seed).  Without a seed, the new one is written at once.
-    resumed_at = None if record is None or record.seed is None else _actions(partie)
 
     def save(p: Partie) -> None:
         nonlocal remembered
-        if resumed_at is not None and _actions(p) == resumed_at:
+        # A partie resumed is written again once the person has moved: quitting at once leaves the file as it
+        # was, byte for byte (what the computer and the deal did meanwhile comes again from the seed).
+        if record is not None and not table.acted:
             return
         if own_file:
             os.makedirs(os.path.dirname(save_path), exist_ok=True)
