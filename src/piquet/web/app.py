@@ -41,6 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from piquet.core.rules import Rules, rules_named
 from piquet.players.levels import level_named
 from piquet.players.runner import new_seed
+from piquet.records.jsontext import read_json
 from piquet.records.record import RecordError
 from piquet.stakes.chouette import ChouetteError
 from piquet.talk.guide import page_html, talk_terms
@@ -52,7 +53,7 @@ from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette
 from .guard import NO_RATE_LIMITS, Buckets, Guard, Limits, client_address, redact_logs, token_of
 from .mark import routes as mark_routes
 from .pages import BadBody, json_body, static_page
-from .protocol import ClientMessage, ProtocolError, decode_message, error_message
+from .protocol import ClientMessage, ProtocolError, decode_message, error_message, read_message
 from .rewind import MAX_TOKEN, seat_opened
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
@@ -747,8 +748,8 @@ def _level(value: object) -> str:
 async def _body(request: Request) -> dict[str, Any] | None:
     """A request's JSON object, or None."""
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        body = read_json(await request.body())
+    except json.JSONDecodeError:
         return None
     return body if isinstance(body, dict) else None
 
@@ -1071,8 +1072,8 @@ async def _hello(ws: WebSocket) -> tuple[str, str | None] | None:
     text = message.get("text")
     data: object = None
     if isinstance(text, str) and len(text) <= MAX_MESSAGE:
-        with contextlib.suppress(ValueError, RecursionError):  # JSONDecodeError, a number past 4300 digits
-            data = json.loads(text)
+        with contextlib.suppress(ProtocolError):  # not JSON, or hostile JSON (records.jsontext)
+            data = read_message(text)
     token = data.get("token") if isinstance(data, dict) and data.get("type") == "hello" else None
     if not isinstance(token, str):
         await _refuse(ws, HELLO, 4403)
@@ -1151,10 +1152,7 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -
             conn.post(json.dumps(error_message("malformed", "a message is a JSON text of at most 64 KiB")))
             continue
         try:
-            try:
-                data = json.loads(text)
-            except (json.JSONDecodeError, RecursionError):
-                raise ProtocolError("a message is JSON") from None
+            data = read_message(text)
             # Adjourning and taking up are answered by the hub alike for every kind of table (``Hub.sitting``).
             sitting = data["type"] if isinstance(data, dict) and data.get("type") in SITTING else None
             msg = None if sitting else kind.decode(data)

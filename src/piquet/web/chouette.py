@@ -33,6 +33,7 @@ from piquet.core.observation import Observation
 from piquet.core.rules import Rules
 from piquet.players.base import Player
 from piquet.players.levels import make_player
+from piquet.records.jsontext import brief
 from piquet.stakes.chouette import PAIR_SEAT, ChouetteError, ChouetteMatch, Places, Suggestion, single_choice
 from piquet.stakes.settlement import ChouettePartie, ChouetteSession, scoring_card_html, to_json
 from piquet.talk.words import YOU, action_words, choice_prompt, deal_label, partie_headline, verb
@@ -85,7 +86,7 @@ def decode_chouette_message(obj: object) -> ChouetteMessage:
     if kind == "ping":
         return ChouetteMessage("ping")
     if kind not in MESSAGE_TYPES:
-        raise ProtocolError(f"unknown message type {kind!r}; known: {', '.join(MESSAGE_TYPES)}, ping")
+        raise ProtocolError(f"unknown message type {brief(kind)}; known: {', '.join(MESSAGE_TYPES)}, ping")
     what = f"a {kind}"
     version = message_version(obj, what)
     action = message_action(obj, what) if kind in ("action", "suggest") else None

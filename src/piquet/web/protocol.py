@@ -154,6 +154,7 @@ Decisions taken where the spec leaves things open
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -168,6 +169,7 @@ from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.rules import Game, Rules
 from piquet.core.state import DealBy
+from piquet.records.jsontext import JSONRefused, brief, read_json
 from piquet.talk.stakes import stake_words
 from piquet.talk.words import (
     SCORE_LABELS,
@@ -251,7 +253,8 @@ def _card(value: object, where: str) -> Card:
     try:
         return parse_card(value)
     except CardError as e:
-        raise ProtocolError(f"{where}: {e}") from None
+        said = e if len(value) <= 40 else f"{brief(value)} is not a card"
+        raise ProtocolError(f"{where}: {said}") from None
 
 
 def _mask(value: object, where: str, allow_empty: bool = True) -> Mask:
@@ -309,7 +312,7 @@ def decode_action(obj: object) -> WireAction:
         return ChooseDeal(deal, None if obj.get("by") is None else _by(obj["by"]))
     if kind == "deal_by":
         return DealBy(_by(_field(obj, "by", kind)))
-    raise ProtocolError(f"unknown action kind {kind!r}; known: discard, look, point, sequences, sets, play, deal, "
+    raise ProtocolError(f"unknown action kind {brief(kind)}; known: discard, look, point, sequences, sets, play, deal, "
                         "deal_by")
 
 
@@ -328,6 +331,17 @@ class ClientMessage:
     action: WireAction | None = None
 
 
+def read_message(text: str) -> object:
+    """A message's JSON, read by the strict reader (``piquet.records.jsontext``: nothing too deep, no number of
+    more than 4300 digits, no lone surrogate); ``ProtocolError`` saying why not."""
+    try:
+        return read_json(text)
+    except JSONRefused as e:
+        raise ProtocolError(f"a message is JSON, and this one is refused: {e.msg} (column {e.colno})") from None
+    except json.JSONDecodeError:
+        raise ProtocolError("a message is JSON") from None
+
+
 def decode_message(obj: object) -> ClientMessage:
     """A client message from its parsed JSON; ``ProtocolError`` if it is malformed."""
     if not isinstance(obj, dict):
@@ -337,7 +351,7 @@ def decode_message(obj: object) -> ClientMessage:
         return ClientMessage("ping")
     if kind == "action":
         return ClientMessage("action", message_version(obj, "an action"), message_action(obj, "an action"))
-    raise ProtocolError(f"unknown message type {kind!r}; known: action, ping")
+    raise ProtocolError(f"unknown message type {brief(kind)}; known: action, ping")
 
 
 def message_version(obj: Mapping[str, Any], what: str) -> int:
@@ -821,5 +835,5 @@ __all__ = [
     "ChooseDeal", "ClientMessage", "DealBy", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction",
     "at_word", "choice_options", "decode_action", "table_trick", "told_cut",
     "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "last_trick",
-    "message_action", "message_version", "options", "state_message", "view",
+    "message_action", "message_version", "options", "read_message", "state_message", "view",
 ]
