@@ -524,7 +524,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="piquet-bench-") as tmp:
         log = Path(tmp) / "server.log"
         cmd = [piquet_command(), "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--db", str(Path(tmp) / "bench.db"), "--pace", "0", "--log-level", "warning"]
+               "--db", str(Path(tmp) / "bench.db"), "--pace", "0", "--log-level", "warning",
+               "--no-rate-limits"]  # every client here is one address: the rates per address would throttle it
         with open(log, "wb") as out:
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         try:

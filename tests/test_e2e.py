@@ -164,9 +164,10 @@ class Server:
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.load(r)
 
-    def table_row(self, table_id: str) -> dict[str, Any]:
-        rows = [r for r in self.get_json("/api/tables") if r["table"] == table_id]
-        assert len(rows) == 1, f"GET /api/tables lists table {table_id} {len(rows)} times"
+    def table_row(self, table_id: str, token: str, api: str = "/api/tables") -> dict[str, Any]:
+        """The table as its holder's lobby lists it (``POST /api/tables/mine`` with the seat's token)."""
+        rows = self.post_json(f"{api}/mine", {"seats": [{"table": table_id, "token": token}]})
+        assert len(rows) == 1 and rows[0]["table"] == table_id, f"{api}/mine lists table {table_id}: {rows}"
         row: dict[str, Any] = rows[0]
         return row
 
@@ -513,6 +514,7 @@ class Mover:
             p.run.shots.take(page, shot)
         p.before_discard, p.discarded = set(hand), set(cards)
         button.click()
+        confirm_exchange(page, cards)
         self.did[f"discard-{k}"] += 1
         return f"discard {' '.join(sorted(cards))}"
 
@@ -558,6 +560,18 @@ class Mover:
         page.get_by_test_id(f"play-card-{card}").click(position=CARD_SPOT)
         self.did["play"] += 1
         return f"play {card}"
+
+
+def confirm_exchange(page: Page, cards: list[str]) -> None:
+    """Answer yes to the page's question before the exchange (Law 24), having checked that it names ``cards``; an
+    adviser's suggestion at chouette is sent unasked (it touches no stock)."""
+    if page.evaluate("() => Boolean(window.piquetTable.state.view.suggesting)"):
+        assert page.get_by_test_id("exchange-question").count() == 0
+        return
+    question = page.get_by_test_id("exchange-question").inner_text()
+    named = re.fullmatch(r"Discard (.+) and take in [a-z]+\?", question)
+    assert named and sorted(named.group(1).split()) == sorted(cards), question
+    page.get_by_test_id("confirm-exchange").click()
 
 
 def check_discard_panel(p: Player) -> None:
@@ -642,8 +656,8 @@ def test_a_whole_partie_against_the_computer(run: Run) -> None:
         page.get_by_test_id("level-select").select_option("simple")
         page.get_by_test_id("rules-select").select_option("rubicon")
         page.get_by_test_id("new-computer-game").click()
-        page.wait_for_url(re.compile(r"/t/[^/?]+\?token="))
-        table_id = page.url.split("/t/")[1].split("?")[0]
+        page.wait_for_url(re.compile(r"/t/[^/?#]+#token="))
+        table_id, token = page.url.split("/t/")[1].split("#token=")
         first = p.wait_ready()
         assert first["status"] == "playing" and first["seat"] == "A", first
         assert p.text("opponent-name") == "Computer (simple)"
@@ -702,7 +716,7 @@ def test_a_whole_partie_against_the_computer(run: Run) -> None:
         for kind in ("declare-usual", "declare-none", "option", "play"):
             assert mover.did[kind] > 0, f"no {kind} was made in the whole partie: {mover.did}"
         assert {"elder_discard", "younger_discard"} <= shot, shot
-        row = server.table_row(table_id)
+        row = server.table_row(table_id, token)
         record, card = check_finish(p, row)
         assert len(card) == len(deals), f"{len(deals)} deals played, {len(card)} rows on the score card"
         assert record.players == row["players"]
@@ -770,13 +784,13 @@ def test_two_browsers_play_a_partie_against_each_other(run: Run) -> None:
         invite = page.get_by_test_id("invite-link")
         invite.wait_for(state="visible")
         link = invite.input_value()
-        assert re.fullmatch(re.escape(server.base) + r"/t/[^/?]+\?token=[^&]+", link), link
+        assert re.fullmatch(re.escape(server.base) + r"/t/[^/?#]+#token=[^&]+", link), link
         shots.take(page, "lobby-invite")
         page.get_by_test_id("own-seat-link").click()
-        page.wait_for_url(re.compile(r"/t/[^/?]+\?token="))
+        page.wait_for_url(re.compile(r"/t/[^/?#]+#token="))
         assert page.url != link, "the own seat link is the invite link"
-        table_id = page.url.split("/t/")[1].split("?")[0]
-        assert link.split("/t/")[1].split("?")[0] == table_id
+        table_id, token = page.url.split("/t/")[1].split("#token=")
+        assert link.split("/t/")[1].split("#")[0] == table_id
         st = ann.wait_ready()
         assert st["status"] == "waiting", st
         if st["myTurn"] == "false":  # while it is the guest's turn, the page says why nothing happens
@@ -821,7 +835,7 @@ def test_two_browsers_play_a_partie_against_each_other(run: Run) -> None:
         assert phone_shots == {"play", "discard"}, phone_shots
         shots.take(ann.page, "person-finished")
         shots.take(guest.page, "phone-finished")
-        row = server.table_row(table_id)
+        row = server.table_row(table_id, token)
         assert row["players"] == {"A": "Ann", "B": "Guest"}, row["players"]
         _, card_a = check_finish(ann, row)
         _, card_b = check_finish(guest, row)
@@ -860,6 +874,59 @@ def test_a_wrong_token_says_so(run: Run) -> None:
         assert st["seat"] == "A" and st["status"] == "playing", st
         assert fatal.is_hidden() and page.get_by_test_id("connection").inner_text() == "Connected"
         assert len(p.hand()) == (0 if st["phase"] == "cut" else 12), st
+        run.assert_no_page_errors()
+
+
+#: What the browser says when a page breaks its Content-Security-Policy.
+CSP_WORDS = "Content Security Policy"
+
+
+def test_links_keep_their_token_out_of_the_address_and_can_be_renewed(run: Run) -> None:
+    """Issue 17, item 5, in the browser: an old ``?token=`` link becomes ``#token=``; no socket's address holds a
+    token; "New link for this seat" gives another, the old link's window is told its link was replaced and the old
+    link opens nothing, while this page plays on; every page keeps to its Content-Security-Policy."""
+    server, shots = run.server, run.shots
+    table = server.post_json("/api/tables", {"opponent": "person", "name": "Ann", "seed": 21})
+    old = table["token"]
+    ann, other = run.player("ann"), run.player("ann-other-window")
+    with run.guard():
+        ann.page.goto(f"{server.base}/t/{table['table']}?token={old}&auto=0")  # a link of before
+        st = ann.wait_ready()
+        assert st["seat"] == "A", st
+        assert ann.page.url == f"{server.base}/t/{table['table']}?auto=0#token={old}", ann.page.url
+        other.page.goto(server.base + table["url"])
+        assert other.wait_ready()["seat"] == "A"
+        sockets = ann.sockets + other.sockets
+        assert sockets and not any("token" in url for url in sockets), sockets
+
+        ann.page.get_by_test_id("new-link").click()
+        status = ann.page.get_by_test_id("new-link-status")
+        ann.page.wait_for_function("() => document.querySelector('[data-testid=new-link-status]').textContent"
+                                   ".includes('no longer opens')")
+        new = ann.page.url.split("#token=")[1]
+        assert new != old and ann.page.get_by_test_id("new-link-url").input_value().endswith(f"#token={new}")
+        fatal = other.page.get_by_test_id("fatal")
+        fatal.wait_for(state="visible")
+        assert "replaced by a new one" in fatal.inner_text(), fatal.inner_text()
+        ann.page.wait_for_function("() => document.querySelector('[data-testid=connection]').dataset.state === 'open'")
+        assert ann.page.get_by_test_id("fatal").is_hidden(), status.inner_text()
+        seats = ann.page.evaluate("() => JSON.parse(localStorage.getItem('piquet.seats'))")
+        assert seats[table["table"]]["url"].endswith(f"#token={new}"), seats
+        shots.take(ann.page, "new-link")
+
+        other.page.goto(server.base + "/")  # the old link, opened again: it opens nothing now
+        other.page.goto(server.base + table["url"])
+        fatal.wait_for(state="visible")
+        assert "wrong token" in fatal.inner_text(), fatal.inner_text()
+
+        # The lobby lists this browser's own table (from the seat it keeps), and every page keeps to its CSP.
+        ann.page.goto(server.base + "/")
+        ann.page.get_by_test_id(f"resume-{table['table']}").wait_for()
+        for path in ("/rules", "/mark", "/settle", f"/t/{table['table']}/replay#token={new}"):
+            ann.page.goto(server.base + path)
+            ann.page.wait_for_load_state("networkidle")
+        broken = [m for p in (ann, other) for m in p.console if CSP_WORDS in m]
+        assert not broken, broken
         run.assert_no_page_errors()
 
 
@@ -939,8 +1006,8 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
         page.get_by_test_id("agreement-fours").check()
         shots.take(page, "au-cent-lobby")
         page.get_by_test_id("new-computer-game").click()
-        page.wait_for_url(re.compile(r"/t/[^/?]+\?token="))
-        table_id = page.url.split("/t/")[1].split("?")[0]
+        page.wait_for_url(re.compile(r"/t/[^/?#]+#token="))
+        table_id, token = page.url.split("/t/")[1].split("#token=")
         first = p.wait_ready()
         assert first["phase"] != "cut" and first["rules"] == AU_CENT_SPEC, first
         cut = p.text("cut-words")
@@ -985,6 +1052,9 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
                         shots.take(page, "au-cent-keep-all")
                     hand = sorted(p.hand())
                     keep_all.click()
+                    assert page.get_by_test_id("exchange-question").inner_text() == \
+                        "Keep your hand, discarding nothing and taking nothing in?"
+                    page.get_by_test_id("confirm-exchange").click()
                     kept_all += 1
                     p.wait_moved(st["version"], "keep all")
                     assert sorted(p.hand()) == hand, "the hand changed when the younger kept all"
@@ -1002,7 +1072,7 @@ def test_a_partie_of_au_cent_against_the_computer(run: Run) -> None:
         shots.take(page, "au-cent-score-card", testid="score-card")
         assert kept_all and called and news, (kept_all, called, news)
         assert games_seen == list(range(1, len(games_seen) + 1)) and len(games_seen) >= 2, games_seen
-        row = server.table_row(table_id)
+        row = server.table_row(table_id, token)
         assert row["rules"] == AU_CENT_SPEC and row["status"] == "finished", row
         record = download_record(p)
         assert record.rules == "au-cent" and record.agreements == ("small-cards", "fours")
@@ -1067,8 +1137,8 @@ def test_a_chouette_partie_by_three_browsers(run: Run) -> None:
         assert len(set(links.values())) == 2 and all("/c/" in link for link in links.values()), links
         shots.take(page, "chouette-lobby")
         page.get_by_test_id("chouette-own-seat").click()
-        page.wait_for_url(re.compile(r"/c/[^/?]+\?token="))
-        table_id = page.url.split("/c/")[1].split("?")[0]
+        page.wait_for_url(re.compile(r"/c/[^/?#]+#token="))
+        table_id, token = page.url.split("/c/")[1].split("#token=")
         bob.page.goto(links["Bob"])
         cy.page.goto(links["Cy"])
         for p in players.values():
@@ -1151,7 +1221,7 @@ def test_a_chouette_partie_by_three_browsers(run: Run) -> None:
         if problems:
             run.fail("a hand is not shown as it is held:\n" + "\n".join(dict.fromkeys(problems)))
         # The end of the partie: its line on the chouette card, the rotation, on every page.
-        row = next(g for g in server.get_json("/api/chouettes") if g["table"] == table_id)
+        row = server.table_row(table_id, token, "/api/chouettes")
         assert row["parties"] == 1 and sum(row["balances"].values()) == 0, row
         next_places = None
         for name, p in players.items():

@@ -241,6 +241,7 @@ def test_the_guide_in_the_browser_and_a_talk_term_leading_to_it(tmp_path_factory
             elif phase.endswith("discard"):
                 page.locator("[data-testid=hand] > [data-card]").first.click(position=e2e.CARD_SPOT)
                 page.get_by_test_id("discard-button").click()
+                page.get_by_test_id("confirm-exchange").click()  # Law 24: the page asks first
             elif phase.endswith("look"):
                 page.get_by_test_id("look-no").click()
             elif phase == "play":

@@ -173,8 +173,9 @@ def test_hint_over_http_for_the_seats_own_hand(client) -> None:  # type: ignore[
     doc = r.json()
     table_id, token = doc["table"], doc["token"]
     assert client.get(f"/api/tables/{table_id}/hint").status_code == 403
-    assert client.get(f"/api/tables/{table_id}/hint?token=wrong").status_code == 403
-    r = client.get(f"/api/tables/{table_id}/hint?token={token}")
+    assert client.get(f"/api/tables/{table_id}/hint", headers={"Authorization": "Bearer wrong"}).status_code == 403
+    assert client.get(f"/api/tables/{table_id}/hint?token={token}").status_code == 403  # not in the address
+    r = client.get(f"/api/tables/{table_id}/hint", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code in (200, 409), r.text
     if r.status_code == 200:
         hint_doc = r.json()

@@ -25,6 +25,7 @@ from piquet.marker import Declared, FullCalls, MarkError, PointCall, SequenceCal
 from piquet.marker.calls import POINT_VALUES_OF
 from piquet.marker.partie import MarkedPartie
 from piquet.marker.record import marked_from_json
+from piquet.talk.laws import SAYS
 
 OVERCALL = str([e.kind.value for e in IRREGULARITIES].index("overcall") + 1)
 #: "He called what he does not hold": allowed good, the younger has played to the first trick, no misnomer,
@@ -173,6 +174,8 @@ def test_piquet_mark_case_iv_the_younger_cannot_reckon_three_knaves(tmp_path: Pa
     assert "The suits let the marker apply Case IV" in text and "end it with ! or 'not held'" in text
     assert ("That cannot be: the younger cannot reckon three knaves: the cards the elder has shown make three aces, "
             "as much or more, declared by implication; he reckons nothing there (Law 56, Case IV)") in text
+    # and what the law says, as the table's refusals (talk.laws)
+    assert f"(Law 56, Case IV). Law 56: {SAYS['Law 56']} Case IV: {SAYS['Case IV']}" in " ".join(text.split())
     # Only his reckoning is asked again (the last prompt is the next deal's, at the end of the script).
     assert [q.split(",")[0] for q in prompts[-5:-2]] == ["Bob's sequences he reckons", *["Bob's quatorzes and trios "
                                                                                           "he reckons"] * 2]

@@ -21,7 +21,7 @@ from piquet.core.observation import PartieContext
 from piquet.talk.stakes import needs, stake_matters, stake_words
 from piquet.web.protocol import view
 from test_terminal import Person, args
-from test_web import make_table
+from test_web import listed, make_table
 
 YOU_BOB = {"A": "You", "B": "Bob"}
 
@@ -215,5 +215,5 @@ def test_another_partie_from_the_finished_view(client: Any) -> None:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     new = r.json()
-    listed = {t["table"]: t for t in client.get("/api/tables").json()}[new["table"]]
-    assert listed["rules"] == "rubicon" and listed["players"] == {"A": "Ann", "B": "Computer (random)"}
+    row = {t["table"]: t for t in listed(client, new)}[new["table"]]
+    assert row["rules"] == "rubicon" and row["players"] == {"A": "Ann", "B": "Computer (random)"}

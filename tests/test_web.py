@@ -555,7 +555,9 @@ def test_view_shape() -> None:
         assert key in v, key
     assert v["my_turn"] and v["options"] == [{
         "kind": "discard", "min": 1, "max": 5, "label": "Discard one to five cards",
-        "labels": ["Discard", "Discard one", "Discard two", "Discard three", "Discard four", "Discard five"]}]
+        "labels": ["Discard", "Discard one", "Discard two", "Discard three", "Discard four", "Discard five"],
+        "questions": ["Keep your hand, discarding nothing and taking nothing in?",
+                      *(f"Discard {{cards}} and take in {n}?" for n in ("one", "two", "three", "four", "five"))]}]
     assert v["prompt"] == "You are elder hand: discard one to five cards and take in as many (Law 21)."
     assert v["score_labels"]["sets"] == "Quatorzes and trios" and list(v["score_labels"]) == list(SCORE_KINDS)
     assert v["table_trick"] is None  # no card played yet
@@ -613,6 +615,15 @@ def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
     return out
 
 
+def listed(client: TestClient, *tables: dict[str, Any], api: str = "/api/tables") -> list[dict[str, Any]]:
+    """The games of these tables as their holder's lobby lists them: ``POST {api}/mine`` with their tokens (since
+    ``GET /api/tables`` lists only the open invitations)."""
+    r = client.post(f"{api}/mine", json={"seats": [{"table": t["table"], "token": t["token"]} for t in tables]})
+    assert r.status_code == 200, r.text
+    out: list[dict[str, Any]] = r.json()
+    return out
+
+
 def stored(db: str, table_id: str) -> tuple[int, str]:
     store = Store(database_url(db))
     try:
@@ -624,8 +635,9 @@ def stored(db: str, table_id: str) -> tuple[int, str]:
 
 
 def ws_path(t: dict[str, Any], key: str = "url") -> str:
-    """The websocket path of a table's link (``/t/<id>?token=T`` -> ``/ws/<id>?token=T``)."""
-    return "/ws/" + t[key].split("/t/", 1)[1]
+    """The websocket path of a table's link, as a script opens it (``/t/<id>#token=T`` -> ``/ws/<id>?token=T``, the
+    token in the address, still read; the page sends it in its first message: tests/test_web_security.py)."""
+    return "/ws/" + t[key].split("/t/", 1)[1].replace("#token=", "?token=")
 
 
 def receive(ws: Any) -> Message:
@@ -709,7 +721,7 @@ def test_a_partie_against_the_computer(client: TestClient, db: str) -> None:
     r = client.get(f"/api/tables/{t['table']}/record")
     assert r.status_code == 200 and r.text == record
     assert "attachment" in r.headers["content-disposition"]
-    games = client.get("/api/tables").json()
+    games = listed(client, t)
     assert [g["status"] for g in games if g["table"] == t["table"]] == ["finished"]
 
 
@@ -953,6 +965,7 @@ def test_a_restart_with_the_computer_to_move(db: str) -> None:
 
 
 def test_the_http_api(client: TestClient, db: str) -> None:
+    made: list[dict[str, Any]] = []
     for body, status in [
         ({"opponent": "computer", "level": "random", "rules": "rubicon", "name": "Ann"}, 201),
         ({"opponent": "person", "rules": "four-deal", "name": "  Ann   Lee "}, 201),
@@ -968,15 +981,18 @@ def test_the_http_api(client: TestClient, db: str) -> None:
         assert r.status_code == status, (body, r.text)
         if status == 201:
             out = r.json()
-            assert out["seat"] == "A" and out["url"] == f"/t/{out['table']}?token={out['token']}"
+            made.append(out)
+            assert out["seat"] == "A" and out["url"] == f"/t/{out['table']}#token={out['token']}"
             assert ("invite" in out) == (body.get("opponent") == "person")
             if "invite" in out:
                 assert out["invite"].split("token=")[1] != out["token"]
         else:
             assert "error" in r.json()
     assert client.post("/api/tables", content=b"{not json").status_code == 400
-    games = client.get("/api/tables").json()
+    games = listed(client, *made)
     assert len(games) == 3
+    # To anyone, only the open invitation: the table waiting for its invited person.
+    assert [g["table"] for g in client.get("/api/tables").json()] == [made[1]["table"]]
     text = json.dumps(games)
     assert "token" not in text and not cards_named(games)
     by_rules = {g["rules"]: g for g in games}
@@ -1224,6 +1240,8 @@ def test_the_dealer_chooses_threes_over_the_websocket(client: TestClient, db: st
         logs["B"].append(receive(wb))
         vb = logs["B"][-1]["view"]
         assert logs["B"][-1]["version"] == 1 and vb["choice"] == "deal_by" and vb["my_turn"]  # rebuilt from the row
+        logs["A"].append(receive(wa))  # the news that B has sat down (docs/web.md, "Presence and adjournment")
+        assert logs["A"][-1]["version"] == 1 and logs["A"][-1]["view"]["connected"] == {"A": True, "B": True}
         wa.send_json({"type": "action", "version": 1, "action": {"kind": "deal_by", "by": 3}})
         expect_error(wa, "turn")
         wb.send_json({"type": "action", "version": 1, "action": {"kind": "deal_by", "by": 4}})

@@ -26,7 +26,7 @@ from piquet.core.observation import Observation
 from piquet.core.rules import RUBICON, rules_named
 from piquet.core.state import seed_cut
 from piquet.records.record import PartieRecord, replay
-from piquet.talk.words import discard_labels, number_words, settlement_words
+from piquet.talk.words import discard_labels, exchange_question, number_words, settlement_words
 from piquet.web.rewind import replay_frames
 from piquet.web.store import Store, database_url
 from piquet.web.table import Seat, Table
@@ -34,6 +34,7 @@ from test_web import (
     Message,
     check_log,
     expect_error,
+    listed,
     make_table,
     new_table,
     play_against_computer,
@@ -116,7 +117,7 @@ def test_a_partie_of_au_cent_through_the_websocket(client: TestClient, db: str) 
         assert (deal.game_won is not None) == (won is not None)
     assert check_log("A", log, seed, record_json) == len(log)
     # The games list: the rules with their agreements, and their title.
-    row = next(g for g in client.get("/api/tables").json() if g["table"] == t["table"])
+    row = next(g for g in listed(client, t) if g["table"] == t["table"])
     assert row["rules"] == SPEC and row["title"] == final.rules.title and row["status"] == "finished"
 
 
@@ -180,7 +181,8 @@ def test_the_younger_may_keep_all_at_au_cent(client: TestClient, db: str) -> Non
         most = v["max_discard"]
         assert v["options"] == [{"kind": "discard", "min": 0, "max": most,
                                  "label": f"Discard up to {number_words(most)} cards, or keep all your cards",
-                                 "labels": ["Discard", *(f"Discard {w}" for w in ("one", "two", "three")[:most])]}]
+                                 "labels": ["Discard", *(f"Discard {w}" for w in ("one", "two", "three")[:most])],
+                                 "questions": [exchange_question(k, "{cards}") for k in range(most + 1)]}]
         assert v["prompt"].endswith("or keep all your cards (p. 17).")
         hand = v["hand"]
         ws.send_json({"type": "action", "version": msg["version"], "action": {"kind": "discard", "cards": []}})
@@ -219,7 +221,8 @@ def test_the_younger_must_discard_at_rubicon(client: TestClient, db: str) -> Non
         most = msg["view"]["max_discard"]
         assert msg["view"]["options"] == [{"kind": "discard", "min": 1, "max": most,
                                            "label": f"Discard one to {number_words(most)} cards",
-                                           "labels": discard_labels(most)}]
+                                           "labels": discard_labels(most),
+                                           "questions": [exchange_question(k, "{cards}") for k in range(most + 1)]}]
         before = stored(db, t["table"])
         ws.send_json({"type": "action", "version": msg["version"], "action": {"kind": "discard", "cards": []}})
         err = expect_error(ws, "illegal")
@@ -311,7 +314,7 @@ def test_the_api_takes_au_cent_and_its_agreements(client: TestClient, db: str) -
     ]:
         r = client.post("/api/tables", json={"opponent": "computer", **body})
         assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
-    assert len(client.get("/api/tables").json()) == 5  # nothing stored for the refused ones
+    assert len(client.app.state.store.list()) == 5  # type: ignore[attr-defined]  # nothing stored for the refused ones
 
 
 # ---------------------------------------------------------------- a computer level that fails

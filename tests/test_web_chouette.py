@@ -36,7 +36,7 @@ from piquet.web.chouette import ChouetteMessage, ChouetteTable, decode_chouette_
 from piquet.web.protocol import ProtocolError, decode_action, error_message
 from piquet.web.store import Store, database_url
 from piquet.web.table import Seat, TableError
-from test_web import HiddenChecker, allowed_now, cards_named, random_action, receive
+from test_web import HiddenChecker, allowed_now, cards_named, listed, random_action, receive
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
 
@@ -162,8 +162,8 @@ def new_chouette(client: TestClient, players: list[dict[str, Any]], **body: Any)
 
 
 def ws_path(url: str) -> str:
-    """The websocket of a chouette seat's link (``/c/<id>?token=T`` -> ``/ws/c/<id>?token=T``)."""
-    return "/ws/c/" + url.split("/c/", 1)[1]
+    """The websocket of a chouette seat's link, as a script opens it (``/c/<id>#token=T`` -> ``/ws/c/<id>?token=T``)."""
+    return "/ws/c/" + url.split("/c/", 1)[1].replace("#token=", "?token=")
 
 
 def stored(client: TestClient, table_id: str) -> tuple[int, str, str]:
@@ -930,6 +930,7 @@ def test_two_servers_on_one_database(tmp_path: Any) -> None:
 
 def test_the_http_api(client: TestClient) -> None:
     ok = [{"name": "Ann"}, {"name": "Bob", "kind": "computer", "level": "simple"}, {"name": "Cy"}]
+    made: list[dict[str, Any]] = []
     for body, status in [
         ({"players": ok}, 201),
         ({"players": ok, "rules": "four-deal"}, 201),
@@ -947,7 +948,8 @@ def test_the_http_api(client: TestClient) -> None:
         assert r.status_code == status, (body, r.text)
         if status == 201:
             out = r.json()
-            assert out["kind"] == "chouette" and out["url"] == f"/c/{out['table']}?token={out['token']}"
+            made.append(out)
+            assert out["kind"] == "chouette" and out["url"] == f"/c/{out['table']}#token={out['token']}"
             assert len({s["name"] for s in out["seats"]}) == 3
             links = [s["url"] for s in out["seats"] if s["url"]]
             assert len(set(links)) == len(links) == sum(s["kind"] == "person" for s in out["seats"])
@@ -957,7 +959,11 @@ def test_the_http_api(client: TestClient) -> None:
     assert client.post("/api/chouettes", content=b"{nope").status_code == 400
     r = client.post("/api/chouettes", json={"players": [{"name": "Ann"}, {"name": "ann"}, {"name": "Cy"}]})
     assert r.status_code == 201 and [s["name"] for s in r.json()["seats"]] == ["Ann", "ann 2", "Cy"]
-    games = client.get("/api/chouettes").json()
+    made.append(r.json())
+    # To anyone, the open invitations only (a person still to come); to Ann, all four of hers.
+    assert {g["table"] for g in client.get("/api/chouettes").json()} == {
+        t["table"] for t in made if any(s["kind"] == "person" for s in t["seats"][1:])}
+    games = listed(client, *made, api="/api/chouettes")
     assert len(games) == 4 and all(g["kind"] == "chouette" and g["status"] in ("waiting", "playing") for g in games)
     assert "token" not in json.dumps(games) and not cards_named(games)
     assert all(set(g) >= {"table", "status", "rules", "players", "places", "partie", "balances", "updated"}
@@ -986,7 +992,7 @@ def test_the_end_the_record_and_the_settlement(client: TestClient) -> None:
         assert receive(ws)["code"] == "illegal"
     version, document, status = stored(client, t["table"])
     assert status == "finished" and version == state["version"] + 1
-    games = client.get("/api/chouettes").json()
+    games = listed(client, t, api="/api/chouettes")
     assert [g["status"] for g in games] == ["finished"] and games[0]["parties"] == 1
     r = client.get(f"/api/chouettes/{t['table']}/record")
     assert r.status_code == 200 and r.text == document and "attachment" in r.headers["content-disposition"]

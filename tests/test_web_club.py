@@ -41,6 +41,7 @@ from test_web import (
     allowed_in_deal,
     cards_named,
     expect_error,
+    listed,
     new_table,
     public_cards,
     random_action,
@@ -268,13 +269,13 @@ def test_the_computer_does_not_sit_at_a_club_table(client: TestClient, body: dic
     r = client.post("/api/tables", json={"name": "Ann", **body})
     assert r.status_code == 400
     assert "club table" in r.json()["error"] and "two persons" in r.json()["error"]
-    assert client.get("/api/tables").json() == []
+    assert client.app.state.store.list() == []  # type: ignore[attr-defined]
 
 
 def test_the_club_agreement_with_any_rules_between_persons(client: TestClient) -> None:
     for rules, agreements in (("four-deal", ["club"]), ("au-cent+small-cards", ["club"]), ("rubicon+club", [])):
         t = new_table(client, opponent="person", rules=rules, agreements=agreements, name="Ann")
-        row = next(r for r in client.get("/api/tables").json() if r["table"] == t["table"])
+        row = next(r for r in listed(client, t) if r["table"] == t["table"])
         assert row["rules"].endswith("+club") and "at a club table" in row["title"]
     r = client.post("/api/tables", json={"opponent": "person", "rules": "rubicon", "agreements": ["clubs"]})
     assert r.status_code == 400 and "club" in r.json()["error"]
@@ -288,7 +289,7 @@ def test_a_chouette_at_a_club_table_is_for_three_persons(client: TestClient) -> 
     assert client.get("/api/chouettes").json() == []
     r = client.post("/api/chouettes", json={"players": persons, "rules": "rubicon", "agreements": ["club"]})
     assert r.status_code == 201
-    row = client.get("/api/chouettes").json()[0]
+    row = client.get("/api/chouettes").json()[0]  # an open invitation: Bob and Cy have not come yet
     assert row["rules"] == "rubicon+club" and "at a club table" in row["title"]
 
 
@@ -420,12 +421,12 @@ def test_a_club_table_and_a_call_at_word_in_the_browser(tmp_path_factory: pytest
         invite = page.get_by_test_id("invite-link").input_value()
         own = page.get_by_test_id("own-seat-link").get_attribute("href")
         assert own and invite
-        row = srv.get_json("/api/tables")[0]
+        row = srv.get_json("/api/tables")[0]  # an open invitation, listed to anyone
         assert row["rules"] == "rubicon+club" and "at a club table" in row["title"]
         guest = page.context.new_page()
         guest.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(srv.base + own + "&auto=0")
-        guest.goto(invite + "&name=Bob&auto=0")
+        page.goto(srv.base + own.replace("#", "?auto=0#"))
+        guest.goto(invite.replace("#", "?name=Bob&auto=0#"))
         pages = {"Ann": page, "Bob": guest}
         for p in pages.values():
             p.wait_for_function(f"() => {TABLE_JS}.dataset.version !== ''")
@@ -445,6 +446,7 @@ def test_a_club_table_and_a_call_at_word_in_the_browser(tmp_path_factory: pytest
                     gone = card.get_attribute("data-card")
                 card.click(position=e2e.CARD_SPOT)
                 p.get_by_test_id("discard-button").click()
+                p.get_by_test_id("confirm-exchange").click()  # Law 24: the page asks first
             elif phase.endswith("look"):
                 p.get_by_test_id("look-no").click()
             elif phase == "elder_point" and called is None:

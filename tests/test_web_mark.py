@@ -24,6 +24,7 @@ with warnings.catch_warnings():
 
 from piquet.marker.record import marked_from_json
 from piquet.marker.telling import partie_text
+from piquet.talk.laws import law_notes
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
 
@@ -170,9 +171,15 @@ def test_a_refusal_says_its_law_and_leaves_the_partie(client: TestClient, deal: 
                                                       words: str) -> None:
     doc = add(client, begin(client), quick((5, 4, 0), (0, 0, 17), 7, 9, 6))
     err = add(client, doc, deal, 422)
-    assert set(err) == {"error", "law", "field"}
+    assert set(err) == {"error", "law", "field", "explained"}
     assert (err["field"], err["law"]) == (field, law), err
     assert words in err["error"], err
+    # As the terminal says it: the refusal, its law, and what the law says (talk.laws).
+    assert err["explained"].startswith(err["error"]), err
+    for note in law_notes(f"({law})" if law else ""):
+        assert note in err["explained"], err
+    if law == "Law 62":
+        assert err["explained"].endswith("(Law 62). Law 62: The largest point is good and scores one a card."), err
     # The record sent is the partie still: asked again, it is as it was.
     again = post(client, {"action": "state", "record": doc["record"]})
     assert again == doc

@@ -35,7 +35,7 @@ from piquet.web.protocol import view
 from piquet.web.rewind import replay_frames
 from piquet.web.store import SeatRow, Store, TableRow, database_url
 from piquet.web.table import Table, hash_token
-from test_web import allowed_now, cards_named, make_table, new_table, play_against_computer, stored
+from test_web import allowed_now, cards_named, listed, make_table, new_table, play_against_computer, stored
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
 
@@ -332,9 +332,8 @@ def test_a_finished_partie_over_http(client: TestClient, db: str) -> None:
     final = replay(PartieRecord.from_json(record))
     actions = sum(len(d.history) for d in final.deals)
     a, b, winner = seed_cut(17)
-    for url in (f"/api/tables/{t['table']}/replay", f"/api/tables/{t['table']}/replay?token=not-a-token",
-                f"/api/tables/{t['table']}/replay?token={t['token']}"):
-        r = client.get(url)
+    for token in (None, "not-a-token", t["token"]):
+        r = client.get(f"/api/tables/{t['table']}/replay", headers=bearer(token))
         assert r.status_code == 200, r.text
         doc = r.json()
         assert doc["view"] == "all" and doc["status"] == "finished" and doc["table"] == t["table"]
@@ -350,7 +349,7 @@ def test_a_finished_partie_over_http(client: TestClient, db: str) -> None:
         last = doc["frames"][-1]
         assert last["totals"]["partie"] == final.scores == log[-1]["view"]["totals"]["partie"]
         assert all(len(f["hands"]) == 2 for f in doc["frames"])
-    games = client.get("/api/tables").json()
+    games = listed(client, t)
     assert [g["scores"] for g in games if g["table"] == t["table"]] == [final.scores]
     assert doc == replay_frames(final, doc["players"]) | {k: doc[k] for k in ("table", "players", "rules", "title",
                                                                                "status", "cut")}
@@ -374,6 +373,11 @@ def test_the_size_of_a_six_deal_replay(client: TestClient, db: str) -> None:
     assert raw < 300 * 1024 and wire < 40 * 1024
 
 
+def bearer(token: str | None) -> dict[str, str]:
+    """The header that carries a seat's token (none for None)."""
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
 def test_a_partie_in_progress_needs_a_seats_token(client: TestClient, db: str) -> None:
     """In progress: 403 without a token or with a wrong one; each person's token gives his own replay, checked for
     hidden cards at every step, and no frame beyond the table's version."""
@@ -381,15 +385,15 @@ def test_a_partie_in_progress_needs_a_seats_token(client: TestClient, db: str) -
     table = random_partie(61, RUBICON, stop=75)
     tid = insert(db, table, "playing", tokens)
     base = f"/api/tables/{tid}/replay"
-    for query in ("", "?token=", "?token=nope", "?token=" + tokens["A"][:-1], "?token=" + "x" * 5000,
-                  "?token=%E2%99%A0", f"?token={tokens['A']}&token=x"):
-        r = client.get(base + query)
-        assert r.status_code == 403, (query, r.text)
+    for token in (None, "", "nope", tokens["A"][:-1], "x" * 5000, "%E2%99%A0", f"{tokens['A']} x"):
+        r = client.get(base, headers=bearer(token))
+        assert r.status_code == 403, (token, r.text)
         body = r.json()
         assert set(body) == {"error"} and ("token" in body["error"]) and not cards_named(body)
     record = stored(db, tid)[1]
     for seat in "AB":
-        r = client.get(f"{base}?token={tokens[seat]}")
+        assert client.get(f"{base}?token={tokens[seat]}").status_code == 403  # the address is no place for it
+        r = client.get(base, headers=bearer(tokens[seat]))
         assert r.status_code == 200 and "no-store" in r.headers["cache-control"]
         doc = r.json()
         assert doc["status"] == "playing" and doc["settlement"] is None
@@ -398,8 +402,8 @@ def test_a_partie_in_progress_needs_a_seats_token(client: TestClient, db: str) -
     # A computer seat has no token: nothing opens it.
     table2 = random_partie(62, RUBICON, stop=10)
     tid2 = insert(db, table2, "playing")
-    assert client.get(f"/api/tables/{tid2}/replay?token=").status_code == 403
-    assert client.get(f"/api/tables/{tid2}/replay?token=None").status_code == 403
+    assert client.get(f"/api/tables/{tid2}/replay", headers=bearer("")).status_code == 403
+    assert client.get(f"/api/tables/{tid2}/replay", headers=bearer("None")).status_code == 403
 
 
 @pytest.mark.parametrize("rules", ["rubicon", "au-cent"])
@@ -411,8 +415,8 @@ def test_a_table_just_made_over_http(client: TestClient, db: str, rules: str) ->
     token = t["url"].split("token=")[1]
     invite = t["invite"].split("token=")[1]
     assert client.get(f"/api/tables/{t['table']}/replay").status_code == 403
-    a = client.get(f"/api/tables/{t['table']}/replay?token={token}").json()
-    b = client.get(f"/api/tables/{t['table']}/replay?token={invite}").json()
+    a = client.get(f"/api/tables/{t['table']}/replay", headers=bearer(token)).json()
+    b = client.get(f"/api/tables/{t['table']}/replay", headers=bearer(invite)).json()
     assert (a["view"], b["view"], a["status"]) == ("A", "B", "waiting")
     assert a["players"] == {"A": "Ann", "B": "Guest"} and a["actions"] == b["actions"] == 0
     dealt = PartieRecord.from_json(stored(db, t["table"])[1]).deals
@@ -453,13 +457,13 @@ def test_a_record_that_cannot_be_rebuilt(client: TestClient, db: str) -> None:
     # In progress, the token is checked first: no token, no word about the record.
     tid = insert(db, table, "playing", {"A": "tok-a"}, record=bad, table_id="broken2")
     assert client.get(f"/api/tables/{tid}/replay").status_code == 403
-    assert client.get(f"/api/tables/{tid}/replay?token=tok-a").status_code == 500
+    assert client.get(f"/api/tables/{tid}/replay", headers=bearer("tok-a")).status_code == 500
 
 
 def test_the_replay_page(client: TestClient, db: str) -> None:
     table = random_partie(3, RUBICON, stop=5)
     tid = insert(db, table, "playing", {"A": "tok"})
-    for url in (f"/t/{tid}/replay", f"/t/{tid}/replay?token=tok"):
+    for url in (f"/t/{tid}/replay", f"/t/{tid}/replay?token=tok"):  # an old link: the page moves its token
         r = client.get(url)
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
         assert re.search(r'<script type="module" src="/static/replay.js">', r.text)

@@ -24,7 +24,7 @@ with warnings.catch_warnings():
 
 from piquet.records.record import PartieRecord, replay
 from piquet.stakes.settlement import FARTHINGS_A_SHILLING, CardPartie, from_json
-from test_web import cards_named, new_table, play_against_computer, stored, until_my_turn, ws_path
+from test_web import cards_named, listed, new_table, play_against_computer, stored, until_my_turn, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
 
@@ -126,7 +126,7 @@ def test_a_finished_table_settled_by_its_id(client: TestClient, db: str) -> None
     _, record = stored(db, t["table"])
     partie = replay(PartieRecord.from_json(record))
     expected = CardPartie.from_partie(partie)
-    computer = client.get("/api/tables").json()[0]["players"]["B"]
+    computer = listed(client, t)[0]["players"]["B"]
     doc = settle(client, {"parties": [{"table": t["table"]}], "stake": "1s a point", "custom": "none"})
     assert doc["players"] == ["Ann", computer]
     rows = list(csv.reader(io.StringIO(doc["csv"])))
@@ -237,7 +237,8 @@ def test_the_page_is_served_and_loads_its_script(client: TestClient) -> None:
         assert f'<option value="{custom}"' in page
     script = client.get("/static/settle.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
-    assert "/api/settle" in script.text and "/api/tables" in script.text and "://" not in script.text
+    assert "/api/settle" in script.text and "myGames" in script.text and "://" not in script.text
+    assert "/api/tables/mine" in client.get("/static/seat.js").text
     lobby = client.get("/").text
     assert '<a href="/settle"' in lobby and "Settle the stakes" in lobby
 

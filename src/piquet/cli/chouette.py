@@ -40,6 +40,7 @@ from piquet.core.rules import RUBICON, rules_named
 from piquet.players.base import Player
 from piquet.players.levels import DEFAULT_LEVEL, level_named, make_player
 from piquet.players.runner import new_seed
+from piquet.records.jsontext import read_json
 from piquet.stakes.chouette import (
     PAIR_SEAT,
     SINGLE_SEAT,
@@ -360,7 +361,8 @@ def _read_resume(path: str) -> tuple[ChouetteMatch, dict[str, str]]:
     except UnicodeDecodeError:
         raise ChouetteError(f"cannot read {path}: not UTF-8 text") from None
     match = ChouetteMatch.from_json(text)
-    saved = json.loads(text).get(TERMINAL_KEY)
+    doc = read_json(text)  # read once already by from_json: valid
+    saved = doc.get(TERMINAL_KEY) if isinstance(doc, dict) else None
     return match, {str(k): str(v) for k, v in saved.items()} if isinstance(saved, dict) else {}
 
 

@@ -33,6 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"the computer opponent, by name or number: {_levels()}")
     play.add_argument("--name", default=None, help="your name on the score card (default: You)")
     play.add_argument("--symbols", action="store_true", help="show suits as symbols")
+    play.add_argument("--screen", action="store_true",
+                      help="play on a full-screen table (cards to click, the score beside the talk); the lines "
+                           "stay the default, for screen readers and pipes, and without a terminal --screen "
+                           "plays in lines")
 
     rules = sub.add_parser("rules", help="how to play: the guide to the game, or one topic of it (piquet rules "
                                          "exchange, piquet rules pique)")
@@ -172,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.command in (None, "play"):
         if ns.command is None:
             ns = parser.parse_args(["play", *(argv or [])])
+        if ns.screen:
+            from piquet.cli.screen import run_screen
+
+            return run_screen(ns)
         from piquet.cli.terminal import run_play
 
         return run_play(ns)

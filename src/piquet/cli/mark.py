@@ -53,6 +53,7 @@ from piquet.marker.record import load_marked, marked_to_json
 from piquet.marker.telling import deal_lines, partie_text
 from piquet.marker.wrong import CORRECTIONS, Pending, apply_choice, not_held_says
 from piquet.talk.guide import rules_text, topic_list
+from piquet.talk.laws import with_law
 from piquet.talk.words import settlement_words
 
 HELP = ("Answer the question, or: help (this), undo (take back the last answer), wrong (something went wrong "
@@ -341,6 +342,10 @@ class MarkSession:
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
 
+    def cannot(self, refusal: Exception) -> None:
+        """A refusal, and what the law it cites says (``talk.laws.with_law``, as the table's refusals)."""
+        self.say(f"That cannot be: {with_law(str(refusal))}", "bold red")
+
     # ------------------------------------------------------------ one question
 
     def _role_name(self, role: int, dealer: str) -> str:
@@ -492,7 +497,7 @@ class MarkSession:
                 d = self._deal_hands_only()
                 check_full(d, self.partie.rules)
         except MarkError as e:
-            self.say(f"That cannot be: {e}", "bold red")
+            self.cannot(e)
             if not self._drop_barred(e):
                 self._drop(("quick_elder",) if a["form"] == "scores" else ("e_point",))
 
@@ -529,7 +534,7 @@ class MarkSession:
             if e.law == "p. 20" and "first" not in a and "both reach" in e.message:
                 self.answers.append(("need_first", True))
                 return False
-            self.say(f"That cannot be: {e}", "bold red")
+            self.cannot(e)
             if self._drop_barred(e):
                 return False
             at_play = e.law in ("Law 65", "Law 59", "Law 69", "Law 75", "p. 20")
@@ -598,7 +603,7 @@ class MarkSession:
                 try:
                     value = read(text if text.strip() else default)
                 except (MarkError, ValueError) as e:
-                    self.say(f"That cannot be: {e}", "bold red")
+                    self.cannot(e)
                     continue
                 self.answers.append((key, value))
                 self._told_not_held(key, value)
@@ -665,7 +670,7 @@ class MarkSession:
                 try:
                     value = read(self._ask(words))
                 except (MarkError, ValueError) as e:
-                    self.say(f"That cannot be: {e}", "bold red")
+                    self.cannot(e)
                     continue
                 if name == "offender" and value is None:
                     self.say(f"{el} or {yo}", "bold red")
@@ -675,7 +680,7 @@ class MarkSession:
         try:
             ruling = rule(Irregularity(entry.kind, **facts), self.partie.rules)
         except ValueError as e:
-            self.say(f"That cannot be: {e}", "bold red")
+            self.cannot(e)
             return
         names = (el, yo)
         self.say(f"{ruling.law}: {ruling.says}")
@@ -702,7 +707,7 @@ class MarkSession:
         try:
             done = apply_choice(self.partie, ruling, option, pending, kind=kind)
         except MarkError as e:
-            self.say(f"That cannot be: {e}", "bold red")
+            self.cannot(e)
             return
         self.partie = done.partie
         if done.deal_over:
@@ -803,14 +808,14 @@ class MarkSession:
             try:
                 value = read(text if text.strip() else default)
             except (MarkError, ValueError) as e:
-                self.say(f"That cannot be: {e}", "bold red")
+                self.cannot(e)
                 continue
             self.answers = [(k, value if k == key else v) for k, v in self.answers]
             refused = self._hands_refusal() if checked else None
             if refused is None:
                 return
             self.answers = before
-            self.say(f"That cannot be: {refused}", "bold red")
+            self.cannot(refused)
 
     def _hands_refusal(self) -> MarkError | None:
         """Why the calls as entered, all of them, cannot be (``check_full``); None if they can, or are not all
@@ -845,7 +850,7 @@ class MarkSession:
             done = apply_choice(p, ruling, option, pending,
                                 (index, replace(old, declarations=QuickScores(e, y), play=PlayTotals(*t))))
         except (MarkError, ValueError, TypeError) as err:
-            self.say(f"That cannot be: {err}", "bold red")
+            self.cannot(err)
             return
         self.partie = done.partie
         self.say(done.says)

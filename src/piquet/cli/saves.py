@@ -8,7 +8,10 @@ a partie, named by the time it began; the file ``last`` holds the path of the la
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -82,5 +85,117 @@ def last_unfinished() -> Path | None:
     return next((p for p in candidates if p.is_file() and unfinished(p)), None)
 
 
-__all__ = ["DATA_DIR_VARIABLE", "data_dir", "in_data_dir", "last_unfinished", "new_partie_path", "parties_dir",
-           "remember", "unfinished"]
+# ---------------------------------------------------------------- writing a partie's file
+
+#: The end of a temporary file's name: ``.NAME.json.XXXXXXXX.piquet.tmp`` beside ``NAME.json``.
+_TEMPORARY = ".piquet.tmp"
+
+
+def _beside(path: str | Path, suffix: str) -> tuple[Path, str]:
+    """The folder of ``path`` and the hidden name of a file kept beside it: ``.NAME.json`` + suffix."""
+    p = Path(os.path.abspath(path))
+    return p.parent, f".{p.name}{suffix}"
+
+
+def save_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, flushed to the disk (fsync) and
+    renamed over it (``os.replace``): never half a file.  On any failure the temporary file is removed; if the
+    process is killed while writing, ``PartieLock`` removes it the next time the file is taken."""
+    folder, hidden = _beside(path, ".")
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=hidden, suffix=_TEMPORARY)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def leftovers(path: str | Path) -> list[Path]:
+    """The temporary files of ``path`` left by a process killed while it wrote them."""
+    folder, hidden = _beside(path, ".")
+    try:
+        return sorted(p for p in folder.iterdir() if p.name.startswith(hidden) and p.name.endswith(_TEMPORARY))
+    except OSError:
+        return []
+
+
+class PartieBusy(Exception):
+    """The partie's file is being played by another process: what to tell the person."""
+
+
+class PartieLock:
+    """Who plays the partie saved in a file: one process at a time, by an advisory lock (``fcntl.flock``) on a
+    hidden file beside it, ``.NAME.json.lock``, which holds the process's id.  Taking it removes the temporary
+    files a killed process left (``leftovers``); releasing it removes the lock file.  ``PartieBusy`` if another
+    process holds it.  (Without ``fcntl``, not on Windows: the lock is taken without checking.)"""
+
+    def __init__(self, path: str | Path) -> None:
+        folder, name = _beside(path, ".lock")
+        self.path = Path(path)
+        self.lock_path = folder / name
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on Linux or macOS
+            return
+        while True:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.read(fd, 32).decode("ascii", "replace").strip()
+                os.close(fd)
+                by = f"process {holder}" if holder.isdigit() else "another process"
+                raise PartieBusy(f"{self.path} is being played by another piquet ({by}): finish or quit that "
+                                 "game first, one partie is played by one program at a time") from None
+            # Another process may have removed the lock file between our open and our lock: take the new one.
+            try:
+                same = os.fstat(fd).st_ino == os.stat(self.lock_path).st_ino
+            except OSError:
+                same = False
+            if same:
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        self.fd = fd
+        for leftover in leftovers(self.path):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        with contextlib.suppress(OSError):
+            os.unlink(self.lock_path)
+        os.close(self.fd)
+        self.fd = None
+
+
+@contextlib.contextmanager
+def playing(path: str | Path) -> Iterator[PartieLock]:
+    """Hold the partie's lock while the block runs (``PartieLock``)."""
+    lock = PartieLock(path)
+    lock.acquire()
+    try:
+        yield lock
+    finally:
+        lock.release()
+
+
+__all__ = ["DATA_DIR_VARIABLE", "PartieBusy", "PartieLock", "data_dir", "in_data_dir", "last_unfinished", "leftovers",
+           "new_partie_path", "parties_dir", "playing", "remember", "save_atomically", "unfinished"]

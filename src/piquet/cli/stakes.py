@@ -28,6 +28,7 @@ from piquet.marker.calls import MarkError
 from piquet.marker.partie import card_partie
 from piquet.marker.record import is_marked, marked_from_json
 from piquet.marker.telling import partie_text
+from piquet.records.jsontext import read_json
 from piquet.records.record import RecordError, parse_record, replay
 from piquet.stakes.chouette import FORMAT as CHOUETTE_FORMAT
 from piquet.stakes.chouette import ChouetteMatch
@@ -126,7 +127,7 @@ def _read(path: str) -> str:
 def _format(text: str) -> object:
     """The document's ``format``, if it is a JSON object that says one."""
     try:
-        doc = json.loads(text)
+        doc = read_json(text)
     except json.JSONDecodeError:
         return None
     return doc.get("format") if isinstance(doc, dict) else None

@@ -28,7 +28,6 @@ import contextlib
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 
 from rich import box
@@ -38,6 +37,7 @@ from rich.table import Table
 
 from piquet.cli import saves
 from piquet.cli.answers import AnswerError, read_card, read_cards, shorten
+from piquet.cli.saves import save_atomically
 from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import (
     DIAMONDS,
@@ -76,7 +76,7 @@ from piquet.core.rules import RUBICON, Rules, rules_named
 from piquet.players.base import DECLARING, Player
 from piquet.players.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_named, make_player
 from piquet.players.runner import GameListener, PartieRunner, new_seed
-from piquet.records.record import PartieRecord, RecordError, load_record, record_of, replay
+from piquet.records.record import PartieRecord, RecordError, load_record, name_problem, record_of, replay
 from piquet.records.replay import deal_games, tally_words
 from piquet.study.hint import PLAY_WORLDS, deal_by_hint, deal_hint, hint
 from piquet.talk.guide import rules_text, topic_list
@@ -92,6 +92,7 @@ from piquet.talk.words import (
     deal_words,
     dealer_words,
     declaration_words,
+    exchange_question,
     game_won_words,
     item_words,
     number_words,
@@ -145,29 +146,6 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def save_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".piquet-", suffix=".tmp")
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 class TerminalTable(GameListener):
     """The person's side of the table: a ``Player`` who asks at the terminal, and the runner's listener.
 
@@ -196,6 +174,7 @@ class TerminalTable(GameListener):
         self.human_role = ELDER
         self.cut_winner = self.me
         self.save_failed = False
+        self.acted = False  # whether the person has made a move at this table (a resumed partie is saved after one)
         self.partie: Partie | None = None  # the partie of the deal in play, as the runner last showed it
         # Answers read from a file or a pipe are not echoed by the terminal: show them.
         self.echo = not sys.stdin.isatty() if echo is None else echo
@@ -399,7 +378,7 @@ class TerminalTable(GameListener):
             if may_keep and text.lower() in _NONE:
                 return Discard(0)
             if may_keep and not text:
-                if self.confirm("Keep your hand, discarding nothing and taking nothing in?"):
+                if self.confirm(exchange_question(0, "")):
                     return Discard(0)
                 continue
             if not text:
@@ -413,7 +392,7 @@ class TerminalTable(GameListener):
             n = mask.bit_count()
             if mask & ~obs.hand or not obs.min_discard <= n <= most:
                 return Discard(mask)  # the engine says why not, citing the law
-            if self.confirm(f"Discard {self.cards(mask)} and take in {number_words(n)}?"):
+            if self.confirm(exchange_question(n, self.cards(mask))):
                 return Discard(mask)
 
     def ask_look(self, obs: Observation) -> Action:
@@ -515,15 +494,16 @@ class TerminalTable(GameListener):
     def show_hand(self, obs: Observation, full: bool = False) -> None:
         self.say(f"{self.your()} hand:  {self.hand(obs.hand)}")
         if full:
-            if obs.discard:
-                self.say(f"{self.your()} discard:  {self.cards(obs.discard)}")
-            if obs.taken:
-                self.say(f"Taken in:  {self.cards(obs.taken)}")
-            if obs.seen_left:
-                self.say(f"Left in the stock, seen:  {self.cards(obs.seen_left)}")
-            known = obs.adversary_known()
-            if known:
-                self.say(f"{_capital(self.adversary)}'s cards you know of (called or shown):  {self.cards(known)}")
+            for label, cards in self.known_cards(obs):
+                self.say(f"{label}:  {cards}")
+
+    def known_cards(self, obs: Observation) -> list[tuple[str, str]]:
+        """Beside the hand, the other cards the person knows of, each with its label: his discard, the cards taken
+        in, those left in the stock that he saw, and the adversary's cards that the laws have shown."""
+        return [(label, self.cards(mask)) for label, mask in (
+            (f"{self.your()} discard", obs.discard), ("Taken in", obs.taken),
+            ("Left in the stock, seen", obs.seen_left),
+            (f"{_capital(self.adversary)}'s cards you know of (called or shown)", obs.adversary_known())) if mask]
 
     def show_status(self, obs: Observation) -> None:
         """The trick, each player's count as he has called it, and the tricks won."""
@@ -626,6 +606,7 @@ class TerminalTable(GameListener):
         self.save_now(partie)
 
     def action_applied(self, partie: Partie, seat: str, action: Action) -> None:
+        self.acted = self.acted or seat == self.me
         self.tell(partie)
         self.save_now(partie)
 
@@ -904,12 +885,21 @@ def _computer_level(players: dict[str, str] | None) -> str | None:
     return m.group(1) if m and m.group(1) in LEVEL_NAMES else None
 
 
-def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
+def run_play(ns: argparse.Namespace, console: Console | None = None,
+             table_class: type[TerminalTable] = TerminalTable) -> int:
     """``piquet play``: a partie against the computer; 0 when it ends or is left, 2 for bad options.
 
     The partie is saved after every action: to ``--record FILE``, to the file resumed, or else to the user's
-    data directory (``saves``); ``--resume`` with no file carries on the last unfinished partie.
+    data directory (``saves``); ``--resume`` with no file carries on the last unfinished partie.  The file is
+    held for the time of the partie (``saves.PartieLock``): another ``piquet play`` on it is refused.
+    ``table_class`` is the person's side of the table: the lines, or the full screen (``screen``).
     """
+    with contextlib.ExitStack() as held:
+        return _play(ns, console, held, table_class)
+
+
+def _play(ns: argparse.Namespace, console: Console | None, held: contextlib.ExitStack,
+          table_class: type[TerminalTable]) -> int:
     console = console or Console(highlight=False)
 
     def fail(message: str) -> int:
@@ -965,6 +955,16 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     save_path = str(saves.new_partie_path()) if path is None else path
     the_seed = new_seed() if seed is None else seed
     human = ns.name or (saved or {}).get(HUMAN) or "You"
+    if (problem := name_problem(human)) is not None:
+        return fail(f"--name: {problem}")
+    try:
+        if own_file:  # the lock is kept beside the file
+            os.makedirs(os.path.dirname(save_path), exist_ok=True)
+        held.enter_context(saves.playing(save_path))
+    except saves.PartieBusy as e:
+        return fail(str(e))
+    except OSError as e:
+        return fail(f"cannot save the record to {save_path}: {e.strerror or e}")
     names_now = {HUMAN: human, COMPUTER: f"Computer ({level})"}
     # The record's names stay those of its first deals; a change on resuming is recorded from the deal on.
     record_names = names_now if record is None or record.players is None else dict(record.players)
@@ -976,6 +976,10 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
 
     def save(p: Partie) -> None:
         nonlocal remembered
+        # A partie resumed is written again once the person has moved: quitting at once leaves the file as it
+        # was, byte for byte (what the computer and the deal did meanwhile comes again from the seed).
+        if record is not None and not table.acted:
+            return
         if own_file:
             os.makedirs(os.path.dirname(save_path), exist_ok=True)
         save_atomically(save_path, record_of(p, players=record_names, seed=the_seed,
@@ -985,7 +989,7 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
             with contextlib.suppress(OSError):  # --resume alone still finds the parties of the data directory
                 saves.remember(save_path)
 
-    table = TerminalTable(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols, save=save, rules=rules)
+    table = table_class(console, {HUMAN: human, COMPUTER: "Computer"}, symbols=ns.symbols, save=save, rules=rules)
     console.print(f"[bold]{rules.title}[/]: {escape(human)} against the computer ({level}). "
                   f"Seed {the_seed}.", highlight=False)
     console.print("Cards are named rank then suit: AS, 10H, QC, 7D. Type [bold]help[/] at any prompt.",
@@ -999,7 +1003,8 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
             table.show_partie_card(partie)
     else:
         note(f"The partie is saved as it goes, in {save_path}.")
-    carry_on = "piquet play --resume" + ("" if own_file or saves.in_data_dir(save_path) else f" {save_path}")
+    carry_on = ("piquet play --resume" + (" --screen" if getattr(ns, "screen", False) else "")
+                + ("" if own_file or saves.in_data_dir(save_path) else f" {save_path}"))
     partie_done_before = partie is not None and partie.is_finished  # a finished partie resumed: no offer
     runner = PartieRunner({HUMAN: table, COMPUTER: computer}, the_seed, rules, partie, listener=table)
     try:
@@ -1028,7 +1033,8 @@ def run_play(ns: argparse.Namespace, console: Console | None = None) -> int:
     # Another partie, with the same rules, level and name; a new seed, saved in the data directory.
     again = argparse.Namespace(**{**vars(ns), "resume": None, "record": None, "seed": None, "rules": rules.spec,
                                   "agree": [], "level": level, "name": human})
-    return run_play(again, console)
+    held.close()  # this partie's file is free again
+    return run_play(again, console, table_class)
 
 
 __all__ = ["ComputerFailed", "GuardedPlayer", "Quit", "TerminalTable", "run_play", "save_atomically"]

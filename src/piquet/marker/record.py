@@ -30,6 +30,7 @@ from piquet.marker.calls import (
 )
 from piquet.marker.deal import CardPlay, FullCalls, MarkedDeal, PlayTotals, QuickScores
 from piquet.marker.partie import MarkedPartie
+from piquet.records.jsontext import read_json
 
 FORMAT = "piquet-record/1"
 _REPLY_WORDS = {Outcome.GOOD: "good", Outcome.EQUAL: "equal", Outcome.NOT_GOOD: "not good"}
@@ -38,7 +39,7 @@ _REPLY_WORDS = {Outcome.GOOD: "good", Outcome.EQUAL: "equal", Outcome.NOT_GOOD: 
 def is_marked(text: str) -> bool:
     """Whether a record's text is that of a marked partie."""
     try:
-        doc = json.loads(text)
+        doc = read_json(text)
     except json.JSONDecodeError:
         return False
     return isinstance(doc, dict) and doc.get("marked") is True
@@ -231,7 +232,7 @@ def deal_from_json(value: object, number: int) -> MarkedDeal:
 def marked_from_json(text: str) -> MarkedPartie:
     """A marked partie from its record; ``MarkError`` names the deal and the law of anything that cannot be."""
     try:
-        doc = json.loads(text)
+        doc = read_json(text)
     except json.JSONDecodeError as e:
         raise MarkError(f"not valid JSON: {e.msg} (line {e.lineno})") from None
     if not isinstance(doc, dict) or doc.get("marked") is not True:

@@ -58,6 +58,7 @@ from piquet.core.referee import (
     rule,
 )
 from piquet.core.rules import RUBICON, RULES, SEATS, Rules, rules_named
+from piquet.records.jsontext import JSONRefused, brief, read_json
 
 FORMAT = "piquet-record/1"
 
@@ -226,7 +227,9 @@ class PartieRecord:
     def from_json(cls, text: str) -> PartieRecord:
         """Read a record; ``RecordError`` if it is not JSON or not shaped like a record."""
         try:
-            doc = json.loads(text)
+            doc = read_json(text)
+        except JSONRefused as e:
+            raise RecordError(f"refused: {e.msg} (line {e.lineno}, column {e.colno})", step="JSON") from None
         except json.JSONDecodeError as e:
             raise RecordError(f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})",
                               step="JSON") from None
@@ -376,6 +379,43 @@ def _kind(value: object) -> str:
             float: "a number"}.get(type(value), type(value).__name__)
 
 
+def _said(text: str) -> str:
+    """A string of the record in an error message: quoted, and cut short if long (``brief``)."""
+    return repr(text) if len(text) <= 40 else brief(text)
+
+
+#: The longest player's name a record holds (the web's are at most 40 letters).
+MAX_NAME = 100
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a player's name, or None: at most ``MAX_NAME`` characters, none of them a control
+    character (a name is printed to a terminal: an escape sequence in it would act on the terminal).
+
+    >>> name_problem("Ann"), name_problem("A" * 101), name_problem("Ann\x1b[2J")
+    (None, 'a name is at most 100 characters, not 101', 'a name has no control characters')
+    """
+    if len(name) > MAX_NAME:
+        return f"a name is at most {MAX_NAME} characters, not {len(name):,}"
+    if _CONTROL.search(name):
+        return "a name has no control characters"
+    return None
+
+
+def _read_players(value: object, deal: int | None, example: str) -> dict[str, str] | None:
+    """The names of seats A and B (``None`` when absent), each one checked (``name_problem``)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or any(k not in SEATS or not isinstance(v, str) for k, v in value.items()):
+        raise RecordError(f"players are the names of seats A and B, as {example}", deal, "players")
+    for seat, name in value.items():
+        problem = name_problem(name)
+        if problem is not None:
+            raise RecordError(f"seat {seat}: {problem}", deal, "players")
+    return value
+
+
 def _read_cards(value: object, deal: int | None, step: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise RecordError(f"expected a list of cards, found {_kind(value)}", deal, step)
@@ -386,7 +426,7 @@ def _read_cards(value: object, deal: int | None, step: str) -> tuple[Card, ...]:
         try:
             out.append(parse_card(item))
         except CardError:
-            raise RecordError(f"{item!r} is not a card of the piquet pack (ranks A K Q J 10 9 8 7, "
+            raise RecordError(f"{_said(item)} is not a card of the piquet pack (ranks A K Q J 10 9 8 7, "
                               "suits S H D C)", deal, step, _PACK_LAW) from None
     return tuple(out)
 
@@ -408,7 +448,7 @@ def _read_hand_calls(value: object, n: int, role: str) -> HandCalls:
         raise RecordError(f"expected an object, found {_kind(value)}", n, f"calls: {role}'s calls")
     for k in value:
         if k not in CATEGORIES:
-            raise RecordError(f"unknown field {k!r} (expected point, sequences, sets)", n,
+            raise RecordError(f"unknown field {_said(k)} (expected point, sequences, sets)", n,
                               f"calls: {role}'s calls")
     point: tuple[Card, ...] | None = None
     if "point" in value:
@@ -423,11 +463,11 @@ def _read_fact(name: str, value: object, n: int, step: str) -> object:
     """A fact as the referee asks it: who is in error, a number of cards, or yes or no."""
     if name == "offender":
         if value not in ROLES:
-            raise RecordError(f"'offender' is \"elder\" or \"younger\", found {json.dumps(value)}", n, step)
+            raise RecordError(f"'offender' is \"elder\" or \"younger\", found {brief(value)}", n, step)
         return ROLES.index(value)
     if FACTS[name].number:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 32:
-            raise RecordError(f"{name!r} is a number of cards, found {json.dumps(value)}", n, step)
+            raise RecordError(f"{name!r} is a number of cards, found {brief(value)}", n, step)
         return value
     if not isinstance(value, bool):
         raise RecordError(f"{name!r} is true or false, found {_kind(value)}", n, step)
@@ -443,10 +483,10 @@ def _read_ruled(value: object, n: int, k: int) -> Ruled:
                           f"{_kind(value)}", n, step)
     for key in value:
         if key not in _RULED_KEYS:
-            raise RecordError(f"unknown field {key!r} (expected {', '.join(_RULED_KEYS)})", n, step)
+            raise RecordError(f"unknown field {_said(key)} (expected {', '.join(_RULED_KEYS)})", n, step)
     raw = value.get("kind")
     if not isinstance(raw, str) or raw not in {k.value for k in Kind}:
-        found = "no 'kind'" if raw is None else f"the kind {json.dumps(raw)} is not one the referee knows"
+        found = "no 'kind'" if raw is None else f"the kind {brief(raw)} is not one the referee knows"
         raise RecordError(f"{found}: say what happened by the referee's name for it, such as \"took-more\" or "
                           "\"wrong-count\" (piquet.core.referee)", n, step)
     kind = Kind(raw)
@@ -461,7 +501,7 @@ def _read_ruled(value: object, n: int, k: int) -> Ruled:
     facts: dict[str, Any] = {}
     for name, fact in raw_facts.items():
         if name not in asks:
-            raise RecordError(f"{name!r} is not a fact of {kind.value} (it asks "
+            raise RecordError(f"{_said(name)} is not a fact of {kind.value} (it asks "
                               f"{', '.join(asks) if asks else 'none'})", n, step)
         facts[name] = _read_fact(name, fact, n, step)
     law = value.get("law")
@@ -469,16 +509,16 @@ def _read_ruled(value: object, n: int, k: int) -> Ruled:
         raise RecordError(f"'law' is a string such as \"Law 35\", found {_kind(law)}", n, step)
     remedy = value.get("remedy")
     if remedy not in _REMEDIES:
-        found = "no 'remedy'" if remedy is None else f"the remedy {json.dumps(remedy)} is not one the referee knows"
+        found = "no 'remedy'" if remedy is None else f"the remedy {brief(remedy)} is not one the referee knows"
         raise RecordError(f"{found}: say the option chosen, such as \"more-than-twelve\" or \"waive\"", n, step)
     took_in = value.get("took_in")
     if took_in is not None and (isinstance(took_in, bool) or not isinstance(took_in, int) or not 0 <= took_in <= 8):
-        raise RecordError(f"'took_in' is the number of cards he took in, 0 to 8, found {json.dumps(took_in)}", n,
+        raise RecordError(f"'took_in' is the number of cards he took in, 0 to 8, found {brief(took_in)}", n,
                           step)
     after = value.get("after")
     if after is not None and after not in AFTER_STEPS:
         raise RecordError(f"'after' is the step the penalty follows, one of {', '.join(AFTER_STEPS)}; found "
-                          f"{json.dumps(after)}", n, step)
+                          f"{brief(after)}", n, step)
     if kind is Kind.WRONG_COUNT and (took_in is not None or after is not None):
         raise RecordError("a wrong count is ruled on the deal as dealt: it has no 'took_in' or 'after'", n, step)
     return Ruled(Irregularity(kind, **facts), _REMEDIES[remedy], took_in, after, law)
@@ -489,13 +529,13 @@ def _read_deal(value: object, n: int) -> DealRecord:
         raise RecordError(f"a deal is an object, found {_kind(value)}", n, "the deal")
     for k in value:
         if k not in _DEAL_KEYS:
-            raise RecordError(f"unknown field {k!r}", n, "the deal")
+            raise RecordError(f"unknown field {_said(k)}", n, "the deal")
     for k in ("dealer", "elder", "younger", "stock"):
         if k not in value:
             raise RecordError(f"the deal has no {k!r}", n, _STEP_NAMES[k])
     dealer = value["dealer"]
     if dealer not in SEATS:
-        raise RecordError(f"the dealer is seat \"A\" or \"B\", found {json.dumps(dealer)}", n, "dealer")
+        raise RecordError(f"the dealer is seat \"A\" or \"B\", found {brief(dealer)}", n, "dealer")
     cards = {k: _read_cards(value[k], n, _STEP_NAMES[k]) for k in ("elder", "younger", "stock")}
     discards = {k: None if value.get(k) is None else _read_cards(value[k], n, _STEP_NAMES[k])
                 for k in ("elder_discard", "younger_discard")}
@@ -508,7 +548,7 @@ def _read_deal(value: object, n: int) -> DealRecord:
             raise RecordError(f"expected an object, found {_kind(raw_calls)}", n, "calls")
         for k in raw_calls:
             if k not in ROLES:
-                raise RecordError(f"unknown field {k!r} (expected elder, younger)", n, "calls")
+                raise RecordError(f"unknown field {_said(k)} (expected elder, younger)", n, "calls")
         calls = Calls(*(HandCalls() if raw_calls.get(role) is None else
                         _read_hand_calls(raw_calls[role], n, role) for role in ROLES))
     play = () if value.get("play") is None else _read_cards(value["play"], n, "play")
@@ -519,11 +559,7 @@ def _read_deal(value: object, n: int) -> DealRecord:
             raise RecordError(f"'irregularities' is a list of rulings, found {_kind(raw_irregular)}", n,
                               "irregularities")
         irregularities = tuple(_read_ruled(x, n, k) for k, x in enumerate(raw_irregular, 1))
-    players = value.get("players")
-    if players is not None and (not isinstance(players, dict) or any(
-            k not in SEATS or not isinstance(v, str) for k, v in players.items())):
-        raise RecordError("players are the names of seats A and B, as {\"B\": \"Computer (expert)\"}", n,
-                          "players")
+    players = _read_players(value.get("players"), n, "{\"B\": \"Computer (expert)\"}")
     return DealRecord(
         dealer=dealer, elder=cards["elder"], younger=cards["younger"], stock=cards["stock"],
         elder_discard=discards["elder_discard"], younger_discard=discards["younger_discard"],
@@ -549,19 +585,15 @@ def _read_partie(doc: object) -> PartieRecord:
                           step="record")
     for k in doc:
         if k not in _TOP_KEYS:
-            raise RecordError(f"unknown field {k!r}", step="record")
+            raise RecordError(f"unknown field {_said(k)}", step="record")
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"unknown format {json.dumps(fmt)} (this program reads {FORMAT!r})", step="record")
+        raise RecordError(f"unknown format {brief(fmt)} (this program reads {FORMAT!r})", step="record")
     rules = doc.get("rules", "rubicon")
     if not isinstance(rules, str):
         raise RecordError(f"the rules are named by a string, found {_kind(rules)}", step="rules")
     rules, agreements = _read_agreements(rules, doc.get("agreements"))
-    players = doc.get("players")
-    if players is not None and (not isinstance(players, dict) or any(
-            k not in SEATS or not isinstance(v, str) for k, v in players.items())):
-        raise RecordError("players are the names of seats A and B, as {\"A\": \"Ann\", \"B\": \"Bob\"}",
-                          step="players")
+    players = _read_players(doc.get("players"), None, "{\"A\": \"Ann\", \"B\": \"Bob\"}")
     if "deals" not in doc:
         raise RecordError("the record has no 'deals'", step="record")
     deals = doc["deals"]
@@ -575,6 +607,9 @@ def _read_partie(doc: object) -> PartieRecord:
 
 def _rules_of(name: str, agreements: Sequence[str] = ()) -> Rules:
     """The rules named, with the agreements given (``rules_named``), or a ``RecordError``."""
+    for given, what in ((name, "rules"), *((a, "agreements") for a in agreements)):
+        if len(given) > 40:
+            raise RecordError(f"unknown {'rules' if what == 'rules' else 'agreement'} {brief(given)}", step=what)
     try:
         return rules_named(name, agreements)
     except ValueError as e:

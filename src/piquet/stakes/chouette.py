@@ -53,6 +53,7 @@ from piquet.core.partie import Partie
 from piquet.core.rules import RUBICON, Rules, rules_named
 from piquet.core.state import CHANCE, ChooseDeal, Cut, DealBy, PartieState, Shuffle, Stage, shuffle_of
 from piquet.players.base import Correctable, Player
+from piquet.records.jsontext import read_json
 from piquet.records.record import PartieRecord, RecordError, record_of, replay
 from piquet.stakes.settlement import ChouettePartie, ChouetteSession, chouette_seats_after
 
@@ -341,7 +342,7 @@ class ChouetteMatch:
         """Read a chouette written by ``to_json``, every partie replayed by the engine; ``ChouetteError``
         says what is wrong (the file is left as it was)."""
         try:
-            doc = json.loads(text)
+            doc = read_json(text)
         except json.JSONDecodeError as e:
             raise ChouetteError(f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:

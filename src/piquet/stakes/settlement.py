@@ -37,6 +37,7 @@ from typing import Any
 
 from piquet.core.partie import Partie
 from piquet.core.rules import SEATS, Rules, rules_named
+from piquet.records.jsontext import read_json
 from piquet.records.record import PartieRecord, replay
 from piquet.talk.words import number_words
 
@@ -936,7 +937,7 @@ def from_json(text: str) -> Session | ChouetteSession:
     """Read a card written by ``to_json`` (or by hand: ``format`` and ``kind`` may be left out, a scoring
     card's parties may give only ``scores``, or only ``deals``); ``ValueError`` says what is wrong."""
     try:
-        doc = json.loads(text)
+        doc = read_json(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"not JSON: {e.msg} at line {e.lineno}") from None
     if not isinstance(doc, dict):

@@ -821,6 +821,18 @@ def discard_labels(most: int) -> list[str]:
     return ["Discard", *(f"Discard {_COUNTS[n]}" for n in range(1, most + 1))]
 
 
+def exchange_question(n: int, cards: str) -> str:
+    """The question put before an exchange of ``n`` cards, ``cards`` naming them (Law 24: the stock once touched,
+    the exchange stands): ``Discard QC 9D 7H and take in three?``; for none, keeping the hand (p. 17).
+
+    >>> exchange_question(3, "QC 9D 7H")
+    'Discard QC 9D 7H and take in three?'
+    """
+    if n == 0:
+        return "Keep your hand, discarding nothing and taking nothing in?"
+    return f"Discard {cards} and take in {number_words(n)}?"
+
+
 def discard_words(least: int, most: int) -> str:
     """What a discard may be: ``Discard one to five cards``; ``Discard up to three cards, or keep all your
     cards`` where none need be (the younger at Piquet au cent, p. 17)."""

@@ -1,6 +1,7 @@
-"""``GET /api/tables/{id}/hint?token=T``: the hint for a seat's decision (``piquet.study.hint``), its advice and
-reasons, read from that seat's own observation only: the token opens one seat, and the hint sees what that seat
-sees, never the adversary's cards (issue 16, item 2).  The browser's Hint button asks it.
+"""``GET /api/tables/{id}/hint`` with ``Authorization: Bearer T``: the hint for a seat's decision
+(``piquet.study.hint``), its advice and reasons, read from that seat's own observation only: the token opens
+one seat, and the hint sees what that seat sees, never the adversary's cards (issue 16, item 2). The browser's
+Hint button asks it.
 
 A hint is given to the seat whose turn it is (the choice of deal included, Laws 4-5, 9); at another moment the
 answer is 409.  The table is rebuilt from its stored record, as the hub rebuilds it, so the hint is for the
@@ -20,6 +21,7 @@ from starlette.routing import BaseRoute, Route
 from piquet.core.state import Stage
 from piquet.study.hint import PLAY_WORLDS, deal_by_hint, deal_hint, hint
 
+from .guard import token_of
 from .rewind import seat_of_token
 from .store import Store, TableRow
 from .table import Seat, Table
@@ -52,16 +54,17 @@ def hint_document(row: TableRow, seat: str, worlds: int = PLAY_WORLDS) -> dict[s
 
 
 async def hint_json(request: Request) -> Response:
-    """``GET /api/tables/{id}/hint?token=T``: the hint for the seat the token opens, when it is his turn."""
+    """``GET /api/tables/{id}/hint`` (``Authorization: Bearer T``): the hint for the seat the token opens, when it is
+    his turn."""
     store: Store = request.app.state.hub.store
     table_id = request.path_params["table_id"]
     row = await asyncio.to_thread(store.load, table_id)
     if row is None:
         return _error(404, "there is no such table")
-    seat = seat_of_token(row, request.query_params.get("token", ""))
+    seat = seat_of_token(row, token_of(request.headers))
     if seat is None:
-        return _error(403, "a hint is given to a player only, for his own hand: use the link of your own seat "
-                           "(?token=...)")
+        return _error(403, "a hint is given to a player only, for his own hand: send your seat's token "
+                           "(Authorization: Bearer T; the table's page sends the one of its link)")
     try:
         doc = await asyncio.to_thread(hint_document, row, seat)
     except NotYourTurn:

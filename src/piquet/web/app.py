@@ -26,12 +26,13 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -40,6 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from piquet.core.rules import Rules, rules_named
 from piquet.players.levels import level_named
 from piquet.players.runner import new_seed
+from piquet.records.jsontext import read_json
 from piquet.stakes.chouette import ChouetteError
 from piquet.talk.guide import page_html, talk_terms
 from piquet.talk.laws import with_law
@@ -47,12 +49,22 @@ from piquet.talk.laws import with_law
 from . import pages
 from .advice import routes as hint_routes
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
+from .guard import NO_RATE_LIMITS, Buckets, Guard, Limits, client_address, redact_logs, token_of
 from .mark import routes as mark_routes
-from .pages import static_page
-from .protocol import ClientMessage, ProtocolError, decode_message, error_message, forget_partie, state_text
+from .pages import BadBody, json_body, static_page
+from .protocol import (
+    ClientMessage,
+    ProtocolError,
+    decode_message,
+    error_message,
+    forget_partie,
+    read_message,
+    state_text,
+)
+from .rewind import MAX_TOKEN, seat_opened
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
-from .store import ChouetteRow, Mark, Save, SaveQueue, SeatRow, Store, TableRow, database_url
+from .store import ADJOURNED, ChouetteRow, Mark, Save, SaveQueue, SeatRow, Store, TableRow, database_url
 from .table import Job, Seat, Table, TableError, hash_token, new_token
 
 log = logging.getLogger("piquet.web")
@@ -61,8 +73,21 @@ log = logging.getLogger("piquet.web")
 DEFAULT_WEB_LEVEL = "search-fast"
 MAX_NAME = 40
 MAX_MESSAGE = 64 * 1024
+#: How long a new socket has to send its first message, the seat's token (``{"type": "hello", "token": T}``).
+HELLO_WAIT = 10.0
+#: The most seats a lobby may ask after at once (``POST /api/tables/mine``).
+MAX_MINE = 200
+#: The longest path of a static file, and of each of its names.
+MAX_STATIC_PATH, MAX_FILE_NAME = 1024, 255
+#: What a socket whose seat's link was revoked is told before it is closed (4401).
+REVOKED = ("this seat's link was replaced by a new one: the old link no longer opens the seat. Use the new link "
+           "(whoever holds the seat was given it)")
 #: How often, in seconds, a server looks for its tables changed by another server process.
 DEFAULT_POLL = 0.5
+#: How long, in seconds, a partie in play waits after its last person has gone before it is adjourned.
+DEFAULT_ADJOURN = 120.0
+#: The messages about the sitting, not the partie, which the hub answers for every kind of table.
+SITTING = ("adjourn", "take_up")
 
 
 def _iso(t: float) -> str:
@@ -84,6 +109,8 @@ class Room(Protocol):
     id: str
     version: int
     seats: dict[str, Seat]
+    adjourned: bool
+    present: frozenset[str]
 
     @property
     def status(self) -> str: ...
@@ -119,6 +146,8 @@ class Kind(Protocol):
 
     def join(self, store: Store, room: Room, seat: str, name: str | None) -> None: ...
 
+    def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool: ...
+
     def marks(self, store: Store, ids: list[str]) -> dict[str, Mark]: ...
 
     def mark_of(self, room: Room) -> Mark: ...
@@ -139,11 +168,13 @@ class TwoSeats:
         if row is None:
             return None
         try:
-            return Table.from_log(row.id, _seats_of(row), row.record, row.opponent,
-                                  row.version if row.snapshot is None else row.snapshot, row.log)
+            table = Table.from_log(row.id, _seats_of(row), row.record, row.opponent,
+                                   row.version if row.snapshot is None else row.snapshot, row.log)
         except ValueError as e:  # RecordError, ProtocolError, a log that does not follow
             log.error("table %s cannot be rebuilt from its record: %s", room_id, e)
             return None
+        table.adjourned = row.status == ADJOURNED
+        return table
 
     def save(self, store: Store, room: Room, old_version: int) -> bool:
         assert isinstance(room, Table)
@@ -169,12 +200,16 @@ class TwoSeats:
     def join(self, store: Store, room: Room, seat: str, name: str | None) -> None:
         store.join(room.id, seat, name, room.status)
 
+    def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool:
+        return store.set_token(room.id, seat, old_hash, new_hash)
+
     def marks(self, store: Store, ids: list[str]) -> dict[str, Mark]:
         return store.marks(ids)
 
     def mark_of(self, room: Room) -> Mark:
         a, b = room.seats["A"], room.seats["B"]
-        return Mark(room.version, (a.joined, b.joined), (a.name, b.name))
+        return Mark(room.version, (a.joined, b.joined), (a.name, b.name), (a.token_hash, b.token_hash),
+                    room.adjourned)
 
     def decode(self, data: object) -> ClientMessage:
         return decode_message(data)
@@ -205,6 +240,7 @@ class Chouettes:
             log.warning("chouette %s: the document is at version %d, the row says %d", room_id, table.version,
                         row.version)
             table.version = row.version
+        table.adjourned = row.status == ADJOURNED
         return table
 
     def save(self, store: Store, room: Room, old_version: int) -> bool:
@@ -220,12 +256,16 @@ class Chouettes:
     def join(self, store: Store, room: Room, seat: str, name: str | None) -> None:
         store.join_chouette(room.id, seat, room.status)
 
+    def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool:
+        return store.set_chouette_token(room.id, seat, old_hash, new_hash)
+
     def marks(self, store: Store, ids: list[str]) -> dict[str, Mark]:
         return store.chouette_marks(ids)
 
     def mark_of(self, room: Room) -> Mark:
         seats = list(room.seats.values())
-        return Mark(room.version, tuple(s.joined for s in seats), tuple(s.name for s in seats))
+        return Mark(room.version, tuple(s.joined for s in seats), tuple(s.name for s in seats),
+                    tuple(s.token_hash for s in seats), room.adjourned)
 
     def decode(self, data: object) -> ChouetteMessage:
         return decode_chouette_message(data)
@@ -256,17 +296,31 @@ class Connection:
 
     ws: WebSocket
     seat: str
+    #: The hash of the token it was opened with: when the seat's link is revoked, it no longer matches.
+    token_hash: str | None = None
     _outbox: collections.deque[tuple[bool, str]] = field(default_factory=collections.deque)
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
     closed: bool = False
+    #: The code the socket is closed with: 1013 (try again later) unless ``end`` says otherwise.
+    close_code: int = 1013
+    _ending: bool = False
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._send_all(), name=f"piquet-send-{self.seat}")
 
+    def end(self, text: str, code: int) -> None:
+        """Send ``text`` after what is queued, then close the socket with ``code``; nothing more is sent."""
+        if self.closed or self._ending:
+            return
+        self._outbox.append((False, text))
+        self.close_code = code
+        self._ending = True
+        self._ready.set()
+
     def post(self, text: str, *, state: bool = False) -> None:
         """Queue a message; ``state``: a state message, which replaces an older one still queued."""
-        if self.closed:
+        if self.closed or self._ending:
             return
         if state:
             self._outbox = collections.deque(m for m in self._outbox if not m[0])
@@ -290,11 +344,13 @@ class Connection:
                         self.closed = True
                         break
                     await self.ws.send_text(text)
+                if self._ending:
+                    self.closed = True
         except Exception:  # a dropped connection: the client reconnects and is sent the state
             self.closed = True
         if self.closed:
             with contextlib.suppress(Exception):
-                await self.ws.close(1013)  # try again later: the client reconnects
+                await self.ws.close(self.close_code)  # 1013, try again later: the client reconnects
 
     async def stop(self) -> None:
         """Stop sending (the socket has gone); what was queued is dropped."""
@@ -307,17 +363,25 @@ class Connection:
 
 
 class Hub:
-    """The tables in memory (of every kind), their locks, their open sockets and their computer players' tasks."""
+    """The tables in memory (of every kind), their locks, their open sockets and their computer players' tasks,
+    and the tasks that adjourn a partie whose persons have gone (``adjourn`` seconds after; 0: never)."""
 
-    def __init__(self, store: Store, pace: float = 0.0, poll: float = DEFAULT_POLL) -> None:
+    def __init__(self, store: Store, pace: float = 0.0, poll: float = DEFAULT_POLL,
+                 limits: Limits = NO_RATE_LIMITS, adjourn: float = DEFAULT_ADJOURN) -> None:
         self.store = store
         self.pace = pace
         self.poll = poll
+        self.limits = limits
+        self.adjourn = adjourn
+        #: Per client address, in this process: the tables it may create, the websocket messages it may send.
+        self.creating = Buckets(limits.tables, limits.tables_per_minute / 60)
+        self.messages = Buckets(limits.messages, limits.messages_per_second)
         self.watcher: asyncio.Task[None] | None = None
         self.tables: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Connection]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.adjourners: dict[str, asyncio.Task[None]] = {}
         self.saves = SaveQueue(store)
 
     def lock(self, table_id: str) -> asyncio.Lock:
@@ -336,6 +400,7 @@ class Hub:
         room = await asyncio.to_thread(kind.load, self.store, table_id)
         if room is None:
             return None
+        room.present = self.present(table_id)
         self.tables[table_id] = room
         return room
 
@@ -418,12 +483,99 @@ class Hub:
                 self.drive(table_id, kind)
         return reloaded
 
+    # ------------------------------------------------------------ who sits at the table, and adjourning
+
+    def present(self, table_id: str) -> frozenset[str]:
+        """The seats with a connection open to this process (only this one's: see docs/web.md)."""
+        return frozenset(conn.seat for conn in self.conns.get(table_id, ()))
+
+    def seat_news(self, room: Room) -> bool:
+        """Note who sits at the table now; when it changed, every seat is sent the new state (whether it did)."""
+        present = self.present(room.id)
+        if present == room.present:
+            return False
+        room.present = present
+        self.post_states(room)
+        return True
+
+    def left(self, table_id: str, kind: Kind) -> None:
+        """A connection has closed: the others are told if its seat is empty now; a partie in play that no person
+        sits at any more is adjourned ``adjourn`` seconds later if nobody comes back; the table leaves memory when
+        it is idle.  No ``await``: it runs to its end in a task being cancelled."""
+        room = self.tables.get(table_id)
+        if room is not None:
+            self.seat_news(room)
+            if (self.adjourn > 0 and not self.conns.get(table_id) and room.status == "playing"
+                    and table_id not in self.adjourners):
+                self.adjourners[table_id] = asyncio.create_task(self._adjourn_later(table_id, kind),
+                                                                name=f"piquet-adjourn-{table_id}")
+        self.forget_if_idle(table_id)
+
+    def came_back(self, table_id: str) -> None:
+        """A person has connected: the table is not adjourned for his absence."""
+        task = self.adjourners.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+
+    async def _adjourn_later(self, table_id: str, kind: Kind) -> None:
+        try:
+            await asyncio.sleep(self.adjourn)
+            async with self.lock(table_id):
+                if self.conns.get(table_id):
+                    return
+                room = await self.room(table_id, kind)
+                if room is not None and room.status == "playing":
+                    log.info("table %s: nobody has sat at it for %g s: the partie is adjourned", table_id,
+                             self.adjourn)
+                    await self.set_adjourned(room, kind, True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database away: the table stays as it was, and is adjourned by hand or not at all
+            log.exception("table %s could not be adjourned", table_id)
+        finally:
+            if self.adjourners.get(table_id) is asyncio.current_task():
+                del self.adjourners[table_id]
+            self.forget_if_idle(table_id)
+
+    async def set_adjourned(self, room: Room, kind: Kind, adjourned: bool) -> None:
+        """Adjourn the partie, or take it up, stored as the table's status (hold its lock)."""
+        def change() -> bool:
+            room.adjourned = adjourned
+            return True
+        await self.commit(room, kind, change)
+
+    async def sitting(self, room: Room, kind: Kind, seat: str, what: str) -> None:
+        """A seat adjourns the partie (``adjourn``: while another person's seat is empty) or takes it up
+        (``take_up``); ``TableError`` if he may not (hold the table's lock)."""
+        name = "chouette" if isinstance(room, ChouetteTable) else "partie"
+        if what == "take_up":
+            if not room.adjourned:
+                raise TableError("illegal", f"the {name} is not adjourned")
+            await self.set_adjourned(room, kind, False)
+            return
+        status = room.status
+        if status != "playing":
+            raise TableError("illegal", {"finished": f"the {name} is over", "adjourned": f"the {name} is adjourned "
+                                         "already", "waiting": "the invited player has not come yet: there is no "
+                                         f"{name} to adjourn"}.get(status, f"the {name} is {status}"))
+        gone = [s for s, x in room.seats.items() if not x.is_computer and s != seat and s not in room.present]
+        if not gone:
+            raise TableError("illegal", f"every player is at the table: the {name} is adjourned when one has gone")
+        await self.set_adjourned(room, kind, True)
+
     # ------------------------------------------------------------ sending
 
     async def broadcast(self, room: Room) -> None:
         """Each open socket of the table is sent the state as its seat sees it."""
+        self.post_states(room)
+
+    def post_states(self, room: Room) -> None:
+        """``broadcast``, from code that may not ``await``."""
         texts: dict[str, str] = {}
         for conn in list(self.conns.get(room.id, ())):
+            if conn.token_hash != room.seats[conn.seat].token_hash:  # its link revoked, here or elsewhere
+                conn.end(json.dumps(error_message("token", REVOKED)), 4401)
+                continue
             if conn.seat not in texts:
                 texts[conn.seat] = state_text(room.message(conn.seat))
             conn.post(texts[conn.seat], state=True)
@@ -434,6 +586,32 @@ class Hub:
         for conn in list(self.conns.get(table_id, ())):
             if only is None or conn.seat in only:
                 conn.post(text)
+
+    def open_on(self, table_id: str, seat: str) -> int:
+        """How many sockets are open on a seat, in this process."""
+        return sum(1 for c in self.conns.get(table_id, ()) if c.seat == seat and not c.closed)
+
+    async def new_link(self, table_id: str, kind: Kind, token: str) -> tuple[str, str] | None:
+        """A new token for the seat ``token`` opens, and the seat: stored, the old token refused from now on, and
+        the sockets opened with it closed (4401, saying why).  None if the token opens no seat of the table;
+        ``TableError`` (stale) if the seat's link was changed meanwhile by another process."""
+        async with self.lock(table_id):
+            room = await self.room(table_id, kind)
+            seat = None if room is None or not token or len(token) > MAX_TOKEN else room.seat_of_token(token)
+            if room is None or seat is None:
+                self.forget_if_idle(table_id)
+                return None
+            old, fresh = room.seats[seat].token_hash, new_token()
+            assert old is not None
+            saved = await asyncio.to_thread(kind.relink, self.store, room, seat, old, hash_token(fresh))
+            if not saved:
+                self.tables.pop(table_id, None)
+                self.forget_if_idle(table_id)
+                raise TableError("stale", "the seat's link was changed meanwhile: use the newest link")
+            room.seats[seat].token_hash = hash_token(fresh)
+            await self.broadcast(room)
+            self.forget_if_idle(table_id)
+            return fresh, seat
 
     # ------------------------------------------------------------ the computer
 
@@ -449,6 +627,8 @@ class Hub:
         try:
             while True:
                 async with lock:
+                    if not self.conns.get(table_id):  # nobody at the table (in this process): he plays to nobody
+                        return
                     room = await self.room(table_id, kind)
                     job = None if room is None else room.computer_job()
                     if room is None or job is None:
@@ -462,6 +642,8 @@ class Hub:
                 if wait > 0:
                     await asyncio.sleep(wait)
                 async with lock:
+                    if not self.conns.get(table_id):
+                        return
                     room = await self.room(table_id, kind)
                     if room is None or room.version != version or room.computer_job() != job:
                         continue
@@ -497,7 +679,7 @@ class Hub:
                 del self.locks[table_id]
 
     async def close(self) -> None:
-        tasks = list(self.drivers.values()) + ([self.watcher] if self.watcher is not None else [])
+        tasks = [*self.drivers.values(), *self.adjourners.values(), *([self.watcher] if self.watcher else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -529,9 +711,15 @@ async def glossary_terms(request: Request) -> Response:
 
 async def static_file(request: Request) -> Response:
     rel = request.path_params["path"]
+    if "\x00" in rel or len(rel) > MAX_STATIC_PATH or any(len(name) > MAX_FILE_NAME for name in rel.split("/")):
+        return _error(404, f"no such file: a file's name here has no NUL byte and at most {MAX_FILE_NAME} characters")
     root = pages.STATIC.resolve()
-    path = (root / rel).resolve()
-    if root not in path.parents or not path.is_file():
+    try:
+        path = (root / rel).resolve()
+        found = root in path.parents and path.is_file()
+    except (OSError, ValueError):  # a name the system refuses
+        found = False
+    if not found:
         return _error(404, "no such file")
     return FileResponse(path, headers={"Cache-Control": "no-cache"})
 
@@ -594,14 +782,32 @@ def _level(value: object) -> str:
 async def _body(request: Request) -> dict[str, Any] | None:
     """A request's JSON object, or None."""
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        body = read_json(await request.body())
+    except json.JSONDecodeError:
         return None
     return body if isinstance(body, dict) else None
 
 
+def _too_many(request: Request) -> Response | None:
+    """429 when the client's address has opened tables (or asked new links) faster than its rate (per process)."""
+    hub: Hub = request.app.state.hub
+    wait = hub.creating.take(client_address(request.scope))
+    if not wait:
+        return None
+    after = str(max(1, round(wait + 0.5)))
+    return JSONResponse({"error": f"too many tables opened from your address: try again in {after} s"},
+                        status_code=429, headers={"Retry-After": after})
+
+
+def _link(prefix: str, table_id: str, token: str) -> str:
+    """A seat's link: its token in the fragment, which a browser never sends to a server (nor to a log)."""
+    return f"/{prefix}/{table_id}#token={token}"
+
+
 async def create_table(request: Request) -> Response:
     hub: Hub = request.app.state.hub
+    if (refused := _too_many(request)) is not None:
+        return refused
     body = await _body(request)
     if body is None:
         return _error(400, "the body is a JSON object")
@@ -632,21 +838,97 @@ async def create_table(request: Request) -> Response:
                    status=table.status, version=table.version, scores=table.scores, seats=_seat_rows(seats),
                    record=table.record_json())
     await asyncio.to_thread(hub.store.insert, row)
-    out: dict[str, Any] = {"table": table_id, "seat": "A", "token": token_a, "url": f"/t/{table_id}?token={token_a}"}
+    out: dict[str, Any] = {"table": table_id, "seat": "A", "token": token_a, "url": _link("t", table_id, token_a)}
     if token_b is not None:
-        out["invite"] = f"/t/{table_id}?token={token_b}"
+        out["invite"] = _link("t", table_id, token_b)
     return JSONResponse(out, status_code=201)
 
 
+def _table_json(r: TableRow) -> dict[str, Any]:
+    """A table in a games list (no cards, no tokens)."""
+    return {"table": r.id, "status": r.status, "rules": r.rules, "title": _rules_title(r.rules),
+            "opponent": r.opponent, "players": {s: seat.name for s, seat in r.seats.items()}, "scores": r.scores,
+            "created": _iso(r.created), "updated": _iso(r.updated)}
+
+
 async def list_tables(request: Request) -> Response:
+    """``GET /api/tables``: the open invitations only (tables waiting for their invited person), to anyone."""
     hub: Hub = request.app.state.hub
-    rows = await asyncio.to_thread(hub.store.list)
-    return JSONResponse([
-        {"table": r.id, "status": r.status, "rules": r.rules, "title": _rules_title(r.rules), "opponent": r.opponent,
-         "players": {s: seat.name for s, seat in r.seats.items()}, "scores": r.scores,
-         "created": _iso(r.created), "updated": _iso(r.updated)}
-        for r in rows
-    ])
+    rows = await asyncio.to_thread(hub.store.list, status="waiting")
+    return JSONResponse([_table_json(r) for r in rows])
+
+
+async def _held_seats(request: Request) -> list[tuple[str, str]] | Response:
+    """The ``(table, token)`` pairs a lobby sends (``{"seats": [{"table": ID, "token": T}, ...]}``), or the 4xx
+    refusing them."""
+    try:
+        body = await json_body(request, '{"seats": [{"table": ID, "token": T}, ...]}')
+    except BadBody as e:
+        return _error(e.status, str(e))
+    seats = body.get("seats") if isinstance(body, dict) else None
+    if (not isinstance(seats, list) or len(seats) > MAX_MINE
+            or not all(isinstance(x, dict) and isinstance(x.get("table"), str) and isinstance(x.get("token"), str)
+                       for x in seats)):
+        return _error(400, f"the body is {{\"seats\": [{{\"table\": ID, \"token\": T}}, ...]}}: at most {MAX_MINE} "
+                           "seats, each a table's id and the token of its link")
+    return [(x["table"], x["token"]) for x in seats]
+
+
+async def _mine(request: Request, listing: Callable[[set[str]], list[Any]],
+                seats_of: Callable[[Any], list[tuple[str, SeatRow]]], to_json: Callable[[Any], dict[str, Any]]
+                ) -> Response:
+    """The games whose seats the tokens a lobby sends open, each with the ``"seat"`` it opens (``listing``: the
+    stored rows of those ids); a token that opens nothing is left out."""
+    held = await _held_seats(request)
+    if isinstance(held, Response):
+        return held
+    rows = {r.id: r for r in await asyncio.to_thread(listing, {t for t, _ in held})}
+    out = []
+    for table_id, token in held:
+        row = rows.get(table_id)
+        seat = None if row is None else seat_opened(seats_of(row), token)
+        if seat is not None:
+            out.append({**to_json(row), "seat": seat})
+    return JSONResponse(out, headers={"Cache-Control": "private, no-store"})
+
+
+async def my_tables(request: Request) -> Response:
+    """``POST /api/tables/mine``: the tables whose seats the tokens sent open (the lobby sends those it keeps in
+    localStorage), each with the seat it opens ("A" or "B")."""
+    store: Store = request.app.state.hub.store
+    return await _mine(request, lambda ids: store.list(MAX_MINE, ids=ids), lambda r: list(r.seats.items()),
+                       _table_json)
+
+
+async def _new_link(request: Request, kind: Kind, prefix: str) -> Response:
+    """A new link for the seat that ``Authorization: Bearer T`` opens; the old one stops working at once."""
+    hub: Hub = request.app.state.hub
+    table_id = request.path_params["table_id"]
+    token = token_of(request.headers)
+    if not token:
+        return _error(401, "a seat's new link is given to its holder: send the seat's token as "
+                           "\"Authorization: Bearer T\"")
+    if (refused := _too_many(request)) is not None:
+        return refused
+    try:
+        got = await hub.new_link(table_id, kind, token)
+    except TableError as e:
+        return _error(409, e.message)
+    if got is None:
+        return _error(403, "that token does not open a seat at this table: a seat's link is renewed by its holder")
+    fresh, seat = got
+    return JSONResponse({"table": table_id, "seat": seat, "token": fresh, "url": _link(prefix, table_id, fresh)},
+                        headers={"Cache-Control": "private, no-store"})
+
+
+async def table_new_link(request: Request) -> Response:
+    """``POST /api/tables/{id}/new-link``: revoke a seat's link and issue another."""
+    return await _new_link(request, TWO_SEATS, "t")
+
+
+async def chouette_new_link(request: Request) -> Response:
+    """``POST /api/chouettes/{id}/new-link``: revoke a chouette seat's link and issue another."""
+    return await _new_link(request, CHOUETTES, "c")
 
 
 async def table_page(request: Request) -> Response:
@@ -706,12 +988,14 @@ def _chouette_seats(value: object) -> list[tuple[Seat, str | None]]:
 
 
 def _chouette_url(table_id: str, token: str) -> str:
-    return f"/c/{table_id}?token={token}"
+    return _link("c", table_id, token)
 
 
 async def create_chouette(request: Request) -> Response:
     """``POST /api/chouettes``: a chouette table for three (p. 106); 201 with each person's link."""
     hub: Hub = request.app.state.hub
+    if (refused := _too_many(request)) is not None:
+        return refused
     body = await _body(request)
     if body is None:
         return _error(400, "the body is a JSON object")
@@ -739,18 +1023,28 @@ async def create_chouette(request: Request) -> Response:
                          "places": table.summary()["places"], "cut": cut_words(table.match)}, status_code=201)
 
 
+def _chouette_json(r: ChouetteRow) -> dict[str, Any]:
+    """A chouette in a games list (no cards, no tokens)."""
+    return {"table": r.id, "kind": "chouette", "status": r.status, "rules": r.rules, "title": _rules_title(r.rules),
+            "players": [s.name for s in r.seats],
+            "seats": [{"name": s.name, "kind": "computer" if s.kind == "computer" else "person", "level": s.level,
+                       "joined": s.joined} for s in r.seats],
+            **r.summary, "created": _iso(r.created), "updated": _iso(r.updated)}
+
+
 async def list_chouettes(request: Request) -> Response:
-    """``GET /api/chouettes``: every chouette, in progress or finished (no cards, no tokens)."""
+    """``GET /api/chouettes``: the chouettes waiting for an invited person, to anyone (no cards, no tokens)."""
     hub: Hub = request.app.state.hub
-    rows = await asyncio.to_thread(hub.store.list_chouettes)
-    return JSONResponse([
-        {"table": r.id, "kind": "chouette", "status": r.status, "rules": r.rules, "title": _rules_title(r.rules),
-         "players": [s.name for s in r.seats],
-         "seats": [{"name": s.name, "kind": "computer" if s.kind == "computer" else "person", "level": s.level,
-                    "joined": s.joined} for s in r.seats],
-         **r.summary, "created": _iso(r.created), "updated": _iso(r.updated)}
-        for r in rows
-    ])
+    rows = await asyncio.to_thread(hub.store.list_chouettes, status="waiting")
+    return JSONResponse([_chouette_json(r) for r in rows])
+
+
+async def my_chouettes(request: Request) -> Response:
+    """``POST /api/chouettes/mine``: the chouettes whose seats the tokens sent open, each with its ``"seat"`` (the
+    player's name)."""
+    store: Store = request.app.state.hub.store
+    return await _mine(request, lambda ids: store.list_chouettes(MAX_MINE, ids=ids),
+                       lambda r: [(s.name, s) for s in r.seats], _chouette_json)
 
 
 async def chouette_record(request: Request) -> Response:
@@ -775,50 +1069,92 @@ async def chouette_page(request: Request) -> Response:
 # ---------------------------------------------------------------- the websocket
 
 
-async def _refuse(ws: WebSocket, message: str, close_code: int) -> None:
-    """A wrong token or table: one error, then the socket is closed."""
+async def _refuse(ws: WebSocket, message: str, close_code: int, code: str = "token") -> None:
+    """A wrong token or table, or a seat open too often: one error, then the socket is closed."""
     with contextlib.suppress(Exception):
-        await ws.send_text(json.dumps(error_message("token", message)))
+        await ws.send_text(json.dumps(error_message(code, message)))
         await ws.close(close_code)
 
 
 async def table_socket(ws: WebSocket) -> None:
-    """``/ws/{table_id}?token=T``: a seat of a partie of two."""
+    """``/ws/{table_id}``, then ``{"type": "hello", "token": T}``: a seat of a partie of two."""
     await _socket(ws, ws.path_params["table_id"], TWO_SEATS)
 
 
 async def chouette_socket(ws: WebSocket) -> None:
-    """``/ws/c/{table_id}?token=T``: a seat of a chouette."""
+    """``/ws/c/{table_id}``, then ``{"type": "hello", "token": T}``: a seat of a chouette."""
     await _socket(ws, ws.path_params["table_id"], CHOUETTES)
+
+
+HELLO = 'the first message names the seat: {"type": "hello", "token": "the token of your link"}'
+
+
+async def _hello(ws: WebSocket) -> tuple[str, str | None] | None:
+    """The seat's token and the name a new socket gives: its first message, ``{"type": "hello", "token": T,
+    "name"?: N}``; or, from a script written before, ``?token=T&name=N`` (deprecated: addresses are logged, by
+    proxies if not here).  None once the socket is refused or gone."""
+    legacy = ws.query_params.get("token")
+    if legacy:
+        return legacy, ws.query_params.get("name")
+    try:
+        message = await asyncio.wait_for(ws.receive(), HELLO_WAIT)
+    except TimeoutError:
+        await _refuse(ws, f"no token came within {HELLO_WAIT:.0f} s: {HELLO}", 4403)
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    data: object = None
+    if isinstance(text, str) and len(text) <= MAX_MESSAGE:
+        with contextlib.suppress(ProtocolError):  # not JSON, or hostile JSON (records.jsontext)
+            data = read_message(text)
+    token = data.get("token") if isinstance(data, dict) and data.get("type") == "hello" else None
+    if not isinstance(token, str):
+        await _refuse(ws, HELLO, 4403)
+        return None
+    assert isinstance(data, dict)
+    name = data.get("name")
+    return token, name if isinstance(name, str) else ws.query_params.get("name")
 
 
 async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
     hub: Hub = ws.app.state.hub
-    token = ws.query_params.get("token", "")
     await ws.accept()
+    hello = await _hello(ws)
+    if hello is None:
+        return
+    token, name = hello
     lock = hub.lock(table_id)
     async with lock:
         room = await hub.room(table_id, kind)
         if room is None:
             await _refuse(ws, "there is no such table", 4404)
             return
-        seat = room.seat_of_token(token)
+        seat = None if len(token) > MAX_TOKEN else room.seat_of_token(token)
         if seat is None:
             hub.forget_if_idle(table_id)
             await _refuse(ws, "that is not a seat's token at this table", 4403)
             return
-        conn = Connection(ws, seat)
+        most = hub.limits.seat_connections
+        if hub.open_on(table_id, seat) >= most:
+            hub.forget_if_idle(table_id)
+            await _refuse(ws, f"this seat is open in {most} windows already, the most a seat may be: close one of "
+                              "them, then reload this page", 4429, "busy")
+            return
+        conn = Connection(ws, seat, room.seats[seat].token_hash)
         conn.start()
         hub.conns.setdefault(table_id, set()).add(conn)
+        hub.came_back(table_id)
         if not room.seats[seat].joined:
             room.seats[seat].joined = True
-            renamed = kind.rename(room, seat, ws.query_params.get("name"))
+            room.present = hub.present(table_id)
+            renamed = kind.rename(room, seat, name)
             try:
                 await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
             except Exception:  # the status is saved again with the next action
                 log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
             await hub.broadcast(room)
-        else:
+        elif not hub.seat_news(room):
             conn.post(state_text(room.message(seat)), state=True)
     hub.drive(table_id, kind)
     try:
@@ -827,12 +1163,13 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
         conns = hub.conns.get(table_id)
         if conns is not None:
             conns.discard(conn)
-        hub.forget_if_idle(table_id)
+        hub.left(table_id, kind)
         await conn.stop()
 
 
 async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -> None:
     ws = conn.ws
+    address = client_address(ws.scope)
     while True:
         try:
             message = await ws.receive()
@@ -840,49 +1177,74 @@ async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -
             return
         if message["type"] == "websocket.disconnect":
             return
+        if wait := hub.messages.take(address):
+            conn.post(json.dumps(error_message("rate", f"too many messages from your address: this one was not read; "
+                                                       f"wait {wait:.1f} s")))
+            continue
         text = message.get("text")
         if text is None or len(text) > MAX_MESSAGE:
             conn.post(json.dumps(error_message("malformed", "a message is a JSON text of at most 64 KiB")))
             continue
         try:
-            try:
-                data = json.loads(text)
-            except (json.JSONDecodeError, RecursionError):
-                raise ProtocolError("a message is JSON") from None
-            msg = kind.decode(data)
+            data = read_message(text)
+            # Adjourning and taking up are answered by the hub alike for every kind of table (``Hub.sitting``).
+            sitting = data["type"] if isinstance(data, dict) and data.get("type") in SITTING else None
+            msg = None if sitting else kind.decode(data)
         except ProtocolError as e:
             conn.post(json.dumps(error_message("malformed", str(e))))
+            continue
+        if sitting is not None or msg is None:
+            await _answer(hub, conn, table_id, kind,
+                          functools.partial(hub.sitting, kind=kind, seat=conn.seat, what=str(sitting)))
             continue
         if msg.type == "ping":
             conn.post('{"type": "pong"}')
             continue
-        async with hub.lock(table_id):
-            room = await hub.room(table_id, kind)
-            if room is None:
-                conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
-                continue
-            try:
-                await hub.commit(room, kind, functools.partial(kind.act, room, conn.seat, msg))
-            except TableError as e:
-                # A refusal citing a law says what the law says, too (talk.laws).
-                said = with_law(e.message) if e.code == "illegal" else e.message
-                conn.post(json.dumps(error_message(e.code, said)))
-                continue
-        hub.drive(table_id, kind)
+        await _answer(hub, conn, table_id, kind, functools.partial(_act, hub, kind, conn.seat, msg))
+
+
+async def _act(hub: Hub, kind: Kind, seat: str, msg: Any, room: Room) -> None:
+    """A seat's message about the partie, applied and stored (``Hub.commit``)."""
+    await hub.commit(room, kind, functools.partial(kind.act, room, seat, msg))
+
+
+async def _answer(hub: Hub, conn: Connection, table_id: str, kind: Kind,
+                  change: Callable[[Room], Awaitable[None]]) -> None:
+    """Make a client's change to the table under its lock, or tell him why not (``TableError``); then the computer
+    plays if he is to."""
+    async with hub.lock(table_id):
+        room = await hub.room(table_id, kind)
+        if room is None:
+            conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
+            return
+        try:
+            await change(room)
+        except TableError as e:
+            # A refusal citing a law says what the law says, too (talk.laws).
+            said = with_law(e.message) if e.code == "illegal" else e.message
+            conn.post(json.dumps(error_message(e.code, said)))
+            return
+    hub.drive(table_id, kind)
 
 
 # ---------------------------------------------------------------- the app
 
 
-def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DEFAULT_POLL) -> Starlette:
+def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DEFAULT_POLL,
+               limits: Limits = NO_RATE_LIMITS, adjourn: float = DEFAULT_ADJOURN) -> Starlette:
     """The web app on the database ``db_url`` (a URL or an SQLite path; None: the user's data folder).
 
     ``pace``: the least time, in seconds, between the computer's "thinking" and his action, so
     that a person sees each card played (0 in tests).  ``poll``: how often, in seconds, to look
-    for tables changed by another server process on the same database (0: never).
+    for tables changed by another server process on the same database (0: never).  ``limits``:
+    what one client address may ask of this process, a seat's sockets and the largest body
+    (``guard.Limits``; by default no rates, which ``piquet serve`` sets: ``guard.DEFAULT_LIMITS``).
+    ``adjourn``: how long, in seconds, a partie in play waits after its last person has gone before
+    it is adjourned (0: never by itself).
     """
     store = Store(database_url(db_url))
-    hub = Hub(store, pace, poll)
+    hub = Hub(store, pace, poll, limits, adjourn)
+    redact_logs()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -900,6 +1262,8 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
             Route("/api/glossary", glossary_terms),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
+            Route("/api/tables/mine", my_tables, methods=["POST"]),
+            Route("/api/tables/{table_id}/new-link", table_new_link, methods=["POST"]),
             Route("/api/tables/{table_id}/record", table_record),
             *rewind_routes,
             *hint_routes,
@@ -907,6 +1271,8 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
             *mark_routes,
             Route("/api/chouettes", create_chouette, methods=["POST"]),
             Route("/api/chouettes", list_chouettes, methods=["GET"]),
+            Route("/api/chouettes/mine", my_chouettes, methods=["POST"]),
+            Route("/api/chouettes/{table_id}/new-link", chouette_new_link, methods=["POST"]),
             Route("/api/chouettes/{table_id}/record", chouette_record),
             Route("/t/{table_id}", table_page),
             Route("/c/{table_id}", chouette_page),
@@ -915,11 +1281,12 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
             WebSocketRoute("/ws/c/{table_id}", chouette_socket),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(Guard, limits=limits)],
     )
     app.state.hub = hub
     app.state.store = store
     return app
 
 
-__all__ = ["CHOUETTES", "DEFAULT_WEB_LEVEL", "KINDS", "TWO_SEATS", "Chouettes", "Connection", "Hub", "Kind", "Room",
-           "TwoSeats", "create_app"]
+__all__ = ["CHOUETTES", "DEFAULT_ADJOURN", "DEFAULT_WEB_LEVEL", "KINDS", "TWO_SEATS", "Chouettes", "Connection", "Hub",
+           "Kind", "Room", "TwoSeats", "create_app"]

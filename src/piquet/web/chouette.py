@@ -33,6 +33,7 @@ from piquet.core.observation import Observation
 from piquet.core.rules import Rules
 from piquet.players.base import Player
 from piquet.players.levels import make_player
+from piquet.records.jsontext import brief
 from piquet.stakes.chouette import PAIR_SEAT, ChouetteError, ChouetteMatch, Places, Suggestion, single_choice
 from piquet.stakes.settlement import ChouettePartie, ChouetteSession, scoring_card_html, to_json
 from piquet.talk.words import YOU, action_words, choice_prompt, deal_label, partie_headline, verb
@@ -50,7 +51,17 @@ from .protocol import (
     state_message,
     view,
 )
-from .table import Job, Seat, TableError, actions_played, choose_with_fallback, verify_action
+from .table import (
+    ADJOURNED,
+    Job,
+    Seat,
+    TableError,
+    actions_played,
+    choose_with_fallback,
+    seats_connected,
+    sitting_view,
+    verify_action,
+)
 
 #: The messages a chouette's seat may send, besides ``ping``.
 MESSAGE_TYPES = ("action", "suggest", "leave", "next_partie", "end")
@@ -75,7 +86,7 @@ def decode_chouette_message(obj: object) -> ChouetteMessage:
     if kind == "ping":
         return ChouetteMessage("ping")
     if kind not in MESSAGE_TYPES:
-        raise ProtocolError(f"unknown message type {kind!r}; known: {', '.join(MESSAGE_TYPES)}, ping")
+        raise ProtocolError(f"unknown message type {brief(kind)}; known: {', '.join(MESSAGE_TYPES)}, ping")
     what = f"a {kind}"
     version = message_version(obj, what)
     action = message_action(obj, what) if kind in ("action", "suggest") else None
@@ -145,6 +156,10 @@ class ChouetteTable:
     _players: dict[str, Player] = field(default_factory=dict, repr=False)
     _card: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
     _rotation: tuple[int, str] | None = field(default=None, repr=False)
+    #: Adjourned: nobody acts, the computer neither, until a player takes it up (stored as the status).
+    adjourned: bool = False
+    #: The persons' seats (by name) with a connection open to this server process.
+    present: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------ making
 
@@ -190,6 +205,8 @@ class ChouetteTable:
     def status(self) -> str:
         if self.ended:
             return "finished"
+        if self.adjourned:
+            return "adjourned"
         if any(not s.is_computer and not s.joined for s in self.seats.values()):
             return "waiting"
         return "playing"
@@ -250,6 +267,8 @@ class ChouetteTable:
             v = self.choice_view(name, seat, players=players, status=status, opponent=opponent, levels=levels)
         else:
             v = view(partie, seat, players=players, status=status, cut=None, opponent=opponent, levels=levels)
+        here = seats_connected(self.seats, self.present)
+        sitting_view(v, {s: here[n] for s, n in players.items()}, self.adjourned, "chouette")
         advising = name == places.advising
         suggest_options: list[dict[str, Any]] = []
         if advising:  # he advises: he may not act, and what he may suggest is his side's options
@@ -297,10 +316,11 @@ class ChouetteTable:
         result = m.game.result() if over else None
         advice = m.suggestion(name)  # None for the single player, always
         can_suggest = bool(suggest_options)
+        here = seats_connected(self.seats, self.present)
         return {
             "me": name, "place": place, "number": number, "status": self.status, "ended": self.ended,
             "players": [{"name": n, "kind": "computer" if s.is_computer else "person", "level": s.level,
-                         "joined": s.joined} for n, s in self.seats.items()],
+                         "joined": s.joined, "connected": here[n]} for n, s in self.seats.items()],
             "places": {k: getattr(places, k) for k in PLACES},
             "cut": {n: card_name(c) for n, c in m.cut.items()},
             "cut_words": self.rotation() if number == 1 else cut_words(m),
@@ -320,7 +340,7 @@ class ChouetteTable:
             "next_places": None if result is None else {
                 **{k: getattr(places.after(result.single_won), k) for k in PLACES},
                 "words": rotation_words(places, result, number)},
-            "can_begin": (over and not self.ended and not self.is_computer(name)),
+            "can_begin": (over and not self.ended and not self.adjourned and not self.is_computer(name)),
             "card": self.card_json(number - 1 + over),
         }
 
@@ -377,6 +397,8 @@ class ChouetteTable:
         self.check_version(msg.version)
         if self.ended:
             raise TableError("illegal", "the chouette is over: the players have risen from the table")
+        if self.adjourned:
+            raise TableError("illegal", ADJOURNED.replace("partie", "chouette", 1))
         if msg.type == "action":
             assert msg.action is not None
             self._action(name, msg.action)
@@ -485,7 +507,7 @@ class ChouetteTable:
         """What a computer seat is to do now: choose the deal (playing alone), act, or advise a person."""
         m = self.match
         actor = m.to_act()
-        if self.ended or m.partie_over() or actor is None:
+        if self.ended or self.adjourned or m.partie_over() or actor is None:
             return None
         places = m.places
         if m.game.partie is None:

@@ -90,6 +90,7 @@ from piquet.marker.record import deal_from_json, deal_to_json, marked_from_json,
 from piquet.marker.telling import deal_lines
 from piquet.marker.wrong import CORRECTIONS, Applied, Pending, apply_choice, correctable, not_held_says
 from piquet.stakes.settlement import Session
+from piquet.talk.laws import with_law
 from piquet.talk.words import MARKED_HEADINGS, deal_words, reckoning_words, settlement_words
 
 from .pages import BadBody, json_body, static_page
@@ -613,6 +614,17 @@ def mark_request(body: object) -> dict[str, Any]:
     return {"record": record_json(partie), "state": state(partie, body.get("stake"), body.get("custom"))} | extra
 
 
+def refusal_words(e: Refused) -> str:
+    """A refusal as the page shows it: the message, its law, and what the law says (``talk.laws.with_law``, as
+    the terminal's refusals do).
+
+    >>> refusal_words(Refused("six cards discarded", "Law 21", "hands"))
+    'six cards discarded (Law 21). Law 21: The elder discards and takes in one to five.'
+    """
+    said = e.message if e.law is None or f"({e.law})" in e.message else f"{e.message} ({e.law})"
+    return with_law(said)
+
+
 def _error(status: int, message: str, **more: object) -> JSONResponse:
     return JSONResponse({"error": message, **more}, status_code=status, headers={"Cache-Control": "no-store"})
 
@@ -631,7 +643,7 @@ async def mark_json(request: Request) -> Response:
     try:
         doc = await asyncio.to_thread(mark_request, body)
     except Refused as e:
-        return _error(422, e.message, law=e.law, field=e.field)
+        return _error(422, e.message, law=e.law, field=e.field, explained=refusal_words(e))
     except RecordRefused as e:
         return _error(400, str(e))
     return JSONResponse(doc, headers={"Cache-Control": "no-store"})

@@ -9,6 +9,8 @@ from typing import Final
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
+from piquet.records.jsontext import JSONRefused, read_json
+
 STATIC: Final = Path(__file__).resolve().parent / "static"
 #: The largest body a page's POST may send, in bytes (``/api/mark``, ``/api/settle``).
 MAX_BODY: Final = 256 * 1024
@@ -41,8 +43,11 @@ async def json_body(request: Request, shape: str) -> object:
     if len(raw) > MAX_BODY:
         raise BadBody(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return read_json(raw)
+    except JSONRefused as e:
+        raise BadBody(f"the body is a JSON object: {shape}; this one is refused: {e.msg} (line {e.lineno}, column "
+                      f"{e.colno})", 400) from None
+    except json.JSONDecodeError:
         raise BadBody(f"the body is a JSON object: {shape}", 400) from None
 
 

@@ -37,7 +37,9 @@ Decisions taken where the spec leaves things open
 * **options** is always a list: ``[]`` when it is not the seat's turn; ``[{"kind": "discard",
   "min": 1, "max": n, "label", "labels"}]`` (``"min": 0`` for the younger at Piquet au cent,
   p. 17: he may send ``"cards": []``; ``"label"``: "Discard one to five cards", ``"labels"[k]``:
-  the button for k cards chosen, "Discard three"); ``[{"kind": "look", "look": true, "label": "Look
+  the button for k cards chosen, "Discard three"; ``"questions"[k]``: what the page asks before sending k
+  cards, Law 24, its ``{cards}`` replaced by their names: "Discard {cards} and take in three?");
+  ``[{"kind": "look", "look": true, "label": "Look
   at them"}, {"kind": "look", "look": false, "label": "Do not look"}]`` (the younger's ``"Look (both
   see them)"``; answer with ``{"kind": "look", "look": true|false}``); for a declaration every legal
   ACTION of that category with its ``"label"`` ("Quint to a king in hearts and tierce major in
@@ -125,17 +127,26 @@ Decisions taken where the spec leaves things open
   cards not held is ``illegal``: "you do not hold every card you called ... (Law 54: call only what you
   hold)", naming no card.
 * ``"status"``: ``"waiting"`` for a table against a person until the invited seat first
-  connects (play may begin all the same), ``"playing"``, ``"finished"``.
+  connects (play may begin all the same), ``"playing"``, ``"adjourned"`` (nobody acts until a
+  seat sends ``{"type": "take_up"}``; a seat sends ``{"type": "adjourn"}`` while another person's
+  seat is empty; the hub answers both, ``piquet.web.app``), ``"finished"``.  ``"connected"``: each
+  seat, whether someone sits at it now (``table.seats_connected``; docs/web.md, "Presence and
+  adjournment").
 * The invited seat is called "Guest" unless its first websocket connection carries
   ``&name=...``; a computer seat is called "Computer (level)".  ``POST /api/tables`` also takes
   an optional integer ``"seed"`` (tests pass one; otherwise a random one) and answers 201.
-* A wrong token closes the socket with 4403 after the error; an unknown table closes with 4404
-  after an error of code ``"token"``.
+* **The seat's token** is the socket's first message, ``{"type": "hello", "token": T, "name"?: ...}``, never
+  the address (a script's ``/ws/{id}?token=T`` is still read, deprecated: servers and proxies log addresses).
+  A wrong token, or a first message that is no ``hello``, closes the socket with 4403 after the error; an
+  unknown table closes with 4404 after an error of code ``"token"``; a seat already open in as many sockets as
+  the server allows (4) closes the next with 4429 after an error of code ``"busy"``; a seat whose link was
+  revoked (``POST /api/tables/{id}/new-link``) has its sockets closed with 4401 after an error of code
+  ``"token"``.  Messages past a client address's rate are answered ``"rate"`` and not read.
 * **The replay** (``piquet.web.rewind``): ``GET /api/tables/{id}/replay`` gives every step of a
   partie, frame k being the table after k actions of its deals, each read off the engine as it
   re-applies the record (the page ``/t/{id}/replay`` shows them).  A finished partie's record is
   public, so its replay shows every card (``"view": "all"``); a partie in progress is replayed
-  only with a seat's ``?token=T`` (checked as the websocket checks it), each frame holding only
+  only with a seat's token in ``Authorization: Bearer T`` (checked as the websocket checks it), each frame holding only
   what that seat's observation held then, and none past the current version; else 403
   ``{"error": ...}``.  Each frame's ``"lines"`` are the narrator's, as the VIEW's, each with the
   ``"seat"`` of its speaker.  No such table: 404; a record the engine cannot replay: 500.
@@ -158,6 +169,7 @@ from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.rules import Game, Rules
 from piquet.core.state import DealBy
+from piquet.records.jsontext import JSONRefused, brief, read_json
 from piquet.talk.stakes import stake_words
 from piquet.talk.words import (
     SCORE_LABELS,
@@ -174,6 +186,7 @@ from piquet.talk.words import (
     declaration_words,
     discard_labels,
     discard_words,
+    exchange_question,
     game_news_words,
     look_label,
     partie_headline,
@@ -184,8 +197,8 @@ from piquet.talk.words import (
 )
 
 SEATS = ("A", "B")
-STATUSES = ("waiting", "playing", "finished")
-ERROR_CODES = ("malformed", "illegal", "turn", "stale", "token")
+STATUSES = ("waiting", "playing", "adjourned", "finished")
+ERROR_CODES = ("malformed", "illegal", "turn", "stale", "token", "busy", "rate")
 
 
 class ProtocolError(ValueError):
@@ -240,7 +253,8 @@ def _card(value: object, where: str) -> Card:
     try:
         return parse_card(value)
     except CardError as e:
-        raise ProtocolError(f"{where}: {e}") from None
+        said = e if len(value) <= 40 else f"{brief(value)} is not a card"
+        raise ProtocolError(f"{where}: {said}") from None
 
 
 def _mask(value: object, where: str, allow_empty: bool = True) -> Mask:
@@ -298,7 +312,7 @@ def decode_action(obj: object) -> WireAction:
         return ChooseDeal(deal, None if obj.get("by") is None else _by(obj["by"]))
     if kind == "deal_by":
         return DealBy(_by(_field(obj, "by", kind)))
-    raise ProtocolError(f"unknown action kind {kind!r}; known: discard, look, point, sequences, sets, play, deal, "
+    raise ProtocolError(f"unknown action kind {brief(kind)}; known: discard, look, point, sequences, sets, play, deal, "
                         "deal_by")
 
 
@@ -317,6 +331,17 @@ class ClientMessage:
     action: WireAction | None = None
 
 
+def read_message(text: str) -> object:
+    """A message's JSON, read by the strict reader (``piquet.records.jsontext``: nothing too deep, no number of
+    more than 4300 digits, no lone surrogate); ``ProtocolError`` saying why not."""
+    try:
+        return read_json(text)
+    except JSONRefused as e:
+        raise ProtocolError(f"a message is JSON, and this one is refused: {e.msg} (column {e.colno})") from None
+    except json.JSONDecodeError:
+        raise ProtocolError("a message is JSON") from None
+
+
 def decode_message(obj: object) -> ClientMessage:
     """A client message from its parsed JSON; ``ProtocolError`` if it is malformed."""
     if not isinstance(obj, dict):
@@ -326,7 +351,7 @@ def decode_message(obj: object) -> ClientMessage:
         return ClientMessage("ping")
     if kind == "action":
         return ClientMessage("action", message_version(obj, "an action"), message_action(obj, "an action"))
-    raise ProtocolError(f"unknown message type {kind!r}; known: action, ping")
+    raise ProtocolError(f"unknown message type {brief(kind)}; known: action, ping")
 
 
 def message_version(obj: Mapping[str, Any], what: str) -> int:
@@ -377,7 +402,8 @@ def options(obs: Observation) -> list[dict[str, Any]]:
         return [{"kind": "play", "cards": [card_name(c) for c in cards], **forced}]
     if p in _DISCARDS:
         return [{"kind": "discard", "min": obs.min_discard, "max": obs.max_discard,
-                 "label": discard_words(obs.min_discard, obs.max_discard), "labels": discard_labels(obs.max_discard)}]
+                 "label": discard_words(obs.min_discard, obs.max_discard), "labels": discard_labels(obs.max_discard),
+                 "questions": [exchange_question(k, "{cards}") for k in range(obs.max_discard + 1)]}]
     if p in _LOOKS:
         return [{"kind": "look", "look": look, "label": look_label(look, obs.role)} for look in (True, False)]
     category = _CATEGORY_OF[p]
@@ -918,6 +944,6 @@ __all__ = [
     "ChooseDeal", "ClientMessage", "DealBy", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction",
     "at_word", "choice_options", "decode_action", "table_trick", "told_cut",
     "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "forget_partie",
-    "last_trick",
-    "message_action", "message_version", "options", "state_message", "state_text", "view",
+    "last_trick", "message_action", "message_version", "options", "read_message", "state_message", "state_text",
+    "view",
 ]

@@ -17,9 +17,10 @@ Who may see what (the laws hide the hands, the discards and the stock; Laws 21-2
   replay is ``"view": "all"``: both hands, the discards, the cards taken in and the stock left,
   at every step.
 * A partie **in progress** is replayed only to a seat, with that seat's token (checked as the
-  websocket checks it), and each of its frames holds only what that seat's observation held at
-  that step (``observation.observe``): his own cards, the cards of the stock he saw, the cards
-  shown, played or announced, and counts of the rest.  No frame goes past the current version.
+  websocket checks it; sent as ``Authorization: Bearer T``, never in the address), and each of its
+  frames holds only what that seat's observation held at that step (``observation.observe``): his
+  own cards, the cards of the stock he saw, the cards shown, played or announced, and counts of the
+  rest. No frame goes past the current version.
 
 >>> from piquet.core.partie import Partie
 >>> doc = replay_frames(Partie(), {"A": "Ann", "B": "Bob"})
@@ -33,7 +34,7 @@ import asyncio
 import gzip
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -61,9 +62,10 @@ from piquet.talk.words import (
     settlement_words,
 )
 
+from .guard import token_of
 from .pages import static_page
 from .protocol import SEATS, cut_json, table_trick
-from .store import Store, TableRow
+from .store import SeatRow, Store, TableRow
 from .table import Seat
 
 log = logging.getLogger("piquet.web")
@@ -345,15 +347,21 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def seat_of_token(row: TableRow, token: str) -> str | None:
-    """The person's seat this token opens, as ``Table.seat_of_token`` (``Seat.token_matches``), or None."""
+def seat_opened(seats: Iterable[tuple[str, SeatRow]], token: str) -> str | None:
+    """The person's seat among the stored ``seats`` (key, row) this token opens, as ``Table.seat_of_token``
+    (``Seat.token_matches``), or None."""
     if not token or len(token) > MAX_TOKEN:
         return None
-    for s, r in row.seats.items():
+    for s, r in seats:
         seat = Seat(r.kind, r.name, r.level, r.token_hash, r.joined)
         if not seat.is_computer and seat.token_matches(token):
             return s
     return None
+
+
+def seat_of_token(row: TableRow, token: str) -> str | None:
+    """The person's seat of a stored table this token opens, or None."""
+    return seat_opened(row.seats.items(), token)
 
 
 def replay_document(row: TableRow, seat: str | None) -> dict[str, Any]:
@@ -381,7 +389,8 @@ def _json_response(doc: dict[str, Any], request: Request, private: bool) -> Resp
 
 
 async def replay_json(request: Request) -> Response:
-    """``GET /api/tables/{id}/replay[?token=T]``: the frames, public or as one seat saw them."""
+    """``GET /api/tables/{id}/replay`` (``Authorization: Bearer T`` while it goes on): the frames, public or as one
+    seat saw them."""
     store: Store = request.app.state.hub.store
     table_id = request.path_params["table_id"]
     row = await asyncio.to_thread(store.load, table_id)
@@ -389,11 +398,11 @@ async def replay_json(request: Request) -> Response:
         return _error(404, "there is no such table")
     seat: str | None = None
     if row.status != "finished":
-        token = request.query_params.get("token", "")
+        token = token_of(request.headers)
         if not token:
-            return _error(403, "this partie is in progress: its replay is shown only to a player, through his "
-                               "seat's link (?token=...), and only what he has seen; a finished partie's replay "
-                               "is open to all")
+            return _error(403, "this partie is in progress: its replay is shown only to a player, with his "
+                               "seat's token (Authorization: Bearer T; the replay page sends the one of its link), "
+                               "and only what he has seen; a finished partie's replay is open to all")
         seat = seat_of_token(row, token)
         if seat is None:
             return _error(403, "that token does not open a seat at this table: use the link of your own seat")
@@ -458,4 +467,5 @@ routes: list[BaseRoute] = [
     Route("/t/{table_id}/replay", replay_page),
 ]
 
-__all__ = ["ALL", "replay_document", "replay_frames", "review_document", "routes", "seat_of_token"]
+__all__ = ["ALL", "MAX_TOKEN", "replay_document", "replay_frames", "review_document", "routes", "seat_of_token",
+           "seat_opened"]

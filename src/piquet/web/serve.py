@@ -27,6 +27,12 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--poll", type=float, default=None, metavar="SECONDS",
                    help="how often to look for tables changed by another server process on the same database "
                         "(default: 0.5; 0 for never, when this is the only server)")
+    p.add_argument("--no-rate-limits", action="store_true",
+                   help="no limit on the tables and the messages of one client address (a benchmark run from one "
+                        "address); the limits of a seat's sockets and of a request's size stay")
+    p.add_argument("--adjourn", type=float, default=None, metavar="SECONDS",
+                   help="adjourn a partie in play this long after its last person has gone, until a player takes "
+                        "it up (default: 120; 0 for never)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
                    help="how much the server logs (default: info)")
 
@@ -61,7 +67,8 @@ def websocket_protocol() -> Any:
 def run_serve(ns: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import DEFAULT_POLL, create_app
+    from .app import DEFAULT_ADJOURN, DEFAULT_POLL, create_app
+    from .guard import DEFAULT_LIMITS, NO_RATE_LIMITS, log_config
     from .store import database_url
 
     if not 0 < ns.port < 65536:
@@ -74,9 +81,14 @@ def run_serve(ns: argparse.Namespace) -> int:
     if poll < 0:
         print("piquet serve: --poll is a time in seconds, 0 or more", file=sys.stderr)
         return 2
+    adjourn = DEFAULT_ADJOURN if ns.adjourn is None else ns.adjourn
+    if adjourn < 0:
+        print("piquet serve: --adjourn is a time in seconds, 0 or more", file=sys.stderr)
+        return 2
     try:
         url = database_url(ns.db)
-        app = create_app(url, pace=ns.pace, poll=poll)
+        limits = NO_RATE_LIMITS if ns.no_rate_limits else DEFAULT_LIMITS
+        app = create_app(url, pace=ns.pace, poll=poll, limits=limits, adjourn=adjourn)
     except Exception as e:  # a bad URL, a driver not installed, a folder that cannot be made
         print(f"piquet serve: cannot open the database {ns.db or ''}: {e}", file=sys.stderr)
         return 2
@@ -87,5 +99,5 @@ def run_serve(ns: argparse.Namespace) -> int:
     host = f"[{ns.host}]" if ":" in ns.host else ns.host
     print(f"piquet: playing at http://{host}:{ns.port}/  (the database: {url})", flush=True)
     uvicorn.run(app, host=ns.host, port=ns.port, log_level=ns.log_level, ws_max_size=1 << 20,
-                ws=websocket_protocol())
+                log_config=log_config(), ws=websocket_protocol())
     return 0

@@ -56,6 +56,9 @@ from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
 
+#: The status of a table, or a chouette, whose players have gone and which waits to be taken up.
+ADJOURNED = "adjourned"
+
 #: The tables of the web server.  Seat columns: kind ("human"/"computer"), name, level, token hash, joined.
 piquet_tables = Table(
     "piquet_tables",
@@ -205,12 +208,14 @@ def _table_row(r: Any, with_record: bool = True) -> TableRow:
 
 
 class Mark(NamedTuple):
-    """A table's version and its seats' arrival and names, A then B (a chouette's three seats in their
-    order): compared to see a change."""
+    """A table's version, its seats' arrival, names and token hashes, A then B (a chouette's three seats in
+    their order), and whether it is adjourned: compared to see a change (a link revoked elsewhere is one)."""
 
     version: int
     joined: tuple[bool, ...]
     names: tuple[str, ...]
+    tokens: tuple[str | None, ...] = ()
+    adjourned: bool = False
 
 
 @dataclass
@@ -229,7 +234,8 @@ class ChouetteRow:
     document: str
 
     def mark(self) -> Mark:
-        return Mark(self.version, tuple(s.joined for s in self.seats), tuple(s.name for s in self.seats))
+        return Mark(self.version, tuple(s.joined for s in self.seats), tuple(s.name for s in self.seats),
+                    tuple(s.token_hash for s in self.seats), self.status == ADJOURNED)
 
 
 def _seats_json(seats: list[SeatRow]) -> str:
@@ -377,9 +383,19 @@ class Store:
         if not ids:
             return {}
         with self._begin() as conn:
-            rows = conn.execute(select(c.id, c.version, c.a_joined, c.b_joined, c.a_name, c.b_name)
-                                .where(c.id.in_(ids))).all()
-        return {r.id: Mark(r.version, (bool(r.a_joined), bool(r.b_joined)), (r.a_name, r.b_name)) for r in rows}
+            rows = conn.execute(select(c.id, c.version, c.a_joined, c.b_joined, c.a_name, c.b_name, c.a_token,
+                                       c.b_token, c.status).where(c.id.in_(ids))).all()
+        return {r.id: Mark(r.version, (bool(r.a_joined), bool(r.b_joined)), (r.a_name, r.b_name),
+                           (r.a_token, r.b_token), r.status == ADJOURNED) for r in rows}
+
+    def set_token(self, table_id: str, seat: str, old_hash: str, new_hash: str) -> bool:
+        """A new link for a seat: its token hash replaced, if it is still ``old_hash``; whether it was."""
+        p = seat.lower()
+        column = piquet_tables.c[f"{p}_token"]
+        with self._begin() as conn:
+            result = conn.execute(update(piquet_tables).where(piquet_tables.c.id == table_id, column == old_hash)
+                                  .values({column: new_hash, "updated": time.time()}))
+            return result.rowcount == 1
 
     # ------------------------------------------------------------ chouettes (p. 106)
 
@@ -427,25 +443,53 @@ class Store:
         if not ids:
             return {}
         with self._begin() as conn:
-            rows = conn.execute(select(c.id, c.version, c.seats).where(c.id.in_(ids))).all()
+            rows = conn.execute(select(c.id, c.version, c.seats, c.status).where(c.id.in_(ids))).all()
         out = {}
         for r in rows:
             seats = _seats_of_json(r.seats)
-            out[r.id] = Mark(r.version, tuple(s.joined for s in seats), tuple(s.name for s in seats))
+            out[r.id] = Mark(r.version, tuple(s.joined for s in seats), tuple(s.name for s in seats),
+                             tuple(s.token_hash for s in seats), r.status == ADJOURNED)
         return out
 
-    def list_chouettes(self, limit: int = 200) -> list[ChouetteRow]:
-        """The most recently updated chouettes, without their documents."""
-        cols = [c for c in piquet_chouettes.c if c.name != "document"]
+    def set_chouette_token(self, chouette_id: str, name: str, old_hash: str, new_hash: str) -> bool:
+        """A new link for a chouette's seat (by its player's name), if its token hash is still ``old_hash``."""
+        c = piquet_chouettes.c
         with self._begin() as conn:
-            rows = conn.execute(select(*cols).order_by(piquet_chouettes.c.updated.desc()).limit(limit)).all()
+            r = conn.execute(select(c.seats).where(c.id == chouette_id)).first()
+            if r is None:
+                return False
+            seats = _seats_of_json(r.seats)
+            found = [s for s in seats if s.name == name and s.token_hash == old_hash]
+            if not found:
+                return False
+            found[0].token_hash = new_hash
+            result = conn.execute(update(piquet_chouettes).where(c.id == chouette_id, c.seats == r.seats)
+                                  .values(seats=_seats_json(seats), updated=time.time()))
+            return result.rowcount == 1
+
+    def list_chouettes(self, limit: int = 200, *, status: str | None = None,
+                       ids: Iterable[str] | None = None) -> list[ChouetteRow]:
+        """The most recently updated chouettes (of that ``status``, of those ``ids``), without their documents."""
+        cols = [c for c in piquet_chouettes.c if c.name != "document"]
+        query = select(*cols).order_by(piquet_chouettes.c.updated.desc()).limit(limit)
+        if status is not None:
+            query = query.where(piquet_chouettes.c.status == status)
+        if ids is not None:
+            query = query.where(piquet_chouettes.c.id.in_(list(ids)))
+        with self._begin() as conn:
+            rows = conn.execute(query).all()
         return [_chouette_row(r, with_document=False) for r in rows]
 
-    def list(self, limit: int = 200) -> list[TableRow]:
-        """The most recently updated tables, without their records."""
+    def list(self, limit: int = 200, *, status: str | None = None, ids: Iterable[str] | None = None) -> list[TableRow]:
+        """The most recently updated tables (of that ``status``, of those ``ids``), without their records."""
         cols = [c for c in piquet_tables.c if c.name not in ("record", "snapshot")]
+        query = select(*cols).order_by(piquet_tables.c.updated.desc()).limit(limit)
+        if status is not None:
+            query = query.where(piquet_tables.c.status == status)
+        if ids is not None:
+            query = query.where(piquet_tables.c.id.in_(list(ids)))
         with self._begin() as conn:
-            rows = conn.execute(select(*cols).order_by(piquet_tables.c.updated.desc()).limit(limit)).all()
+            rows = conn.execute(query).all()
         return [_table_row(r, with_record=False) for r in rows]
 
 
@@ -513,5 +557,5 @@ class SaveQueue:
                 await self._task
 
 
-__all__ = ["ChouetteRow", "Mark", "SNAPSHOT_EVERY", "Save", "SaveQueue", "SeatRow", "Store", "TableRow", "database_url",
-           "default_database_path", "piquet_actions", "piquet_chouettes", "piquet_tables"]
+__all__ = ["ADJOURNED", "SNAPSHOT_EVERY", "ChouetteRow", "Mark", "Save", "SaveQueue", "SeatRow", "Store", "TableRow",
+           "database_url", "default_database_path", "piquet_actions", "piquet_chouettes", "piquet_tables"]

@@ -151,6 +151,26 @@ def choose_with_fallback(players: dict[str, Player], key: str, level: str, seed:
         return obs.sample(random.Random())
 
 
+#: Why nothing is done at an adjourned table.
+ADJOURNED = "the partie is adjourned: take it up first (the \"Take up the partie\" button)"
+
+
+def seats_connected(seats: dict[str, Seat], present: frozenset[str]) -> dict[str, bool]:
+    """Each seat, whether someone sits at it now: a person when a connection of his is open, the computer always."""
+    return {key: seat.is_computer or key in present for key, seat in seats.items()}
+
+
+def sitting_view(v: dict[str, Any], connected: dict[str, bool], adjourned: bool,
+                 what: str = "partie") -> dict[str, Any]:
+    """The VIEW's ``"connected"`` (seat: whether someone sits at it); at an adjourned table nobody is to act: no
+    options, no turn, and the prompt says so."""
+    v["connected"] = connected
+    if adjourned:
+        v.update(my_turn=False, options=[], at_word=None, turn=None,
+                 prompt=f"The {what} is adjourned: nobody plays until a player takes it up.")
+    return v
+
+
 @dataclass(frozen=True)
 class Job:
     """What a computer seat of a table is to do now: ``kind`` is ``"act"`` (choose his action), ``"deal"``
@@ -185,6 +205,10 @@ class Table:
     last_act: tuple[str, WireAction] | None = field(default=None, repr=False)
     snapshot: int = 0
     snapshot_deals: int = 0
+    #: The partie is adjourned: nobody acts, the computer neither, until a seat takes it up (stored as the status).
+    adjourned: bool = False
+    #: The persons' seats with a connection open (to this server process): the VIEW's ``"connected"``.
+    present: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------ making
 
@@ -320,9 +344,15 @@ class Table:
     def status(self) -> str:
         if self.finished:
             return "finished"
+        if self.adjourned:
+            return "adjourned"
         if any(not seat.is_computer and not seat.joined for seat in self.seats.values()):
             return "waiting"
         return "playing"
+
+    def connected(self) -> dict[str, bool]:
+        """The VIEW's ``"connected"``: each seat, whether someone sits at it now (the computer always does)."""
+        return seats_connected(self.seats, self.present)
 
     def to_move(self) -> str | None:
         """The seat to act, or None when the partie is finished."""
@@ -348,9 +378,10 @@ class Table:
                          options=choice_options(self.rules, which) if choosing == seat else [], which=which)
             v["choice"] = which
             v["partie"]["dealer"] = self.state.dealer
-            return v
-        return view(self.partie, seat, players=self.names, status=self.status, cut=self.cut,
-                    opponent=self.opponent, levels=self.levels)
+        else:
+            v = view(self.partie, seat, players=self.names, status=self.status, cut=self.cut,
+                     opponent=self.opponent, levels=self.levels)
+        return sitting_view(v, self.connected(), self.adjourned)
 
     def record(self) -> PartieRecord:
         return record_of(self.partie, self.names, self.seed)
@@ -395,6 +426,8 @@ class Table:
                                       "look again and choose")
         if self.finished:
             raise TableError("illegal", "the partie is over")
+        if self.adjourned:
+            raise TableError("illegal", ADJOURNED)
         if self.to_move() != seat:
             raise TableError("turn", "it is not your turn")
         choice = self._choice_actions(action)
@@ -487,8 +520,8 @@ class Table:
         return state_message(self.version, seat, self.view(seat))
 
     def computer_job(self) -> Job | None:
-        """The computer's move to make now, if he is to move."""
-        seat = self.computer_to_move()
+        """The computer's move to make now, if he is to move (never at an adjourned partie)."""
+        seat = None if self.adjourned else self.computer_to_move()
         return None if seat is None else Job("act", seat)
 
     def thinking(self, job: Job) -> tuple[dict[str, Any], frozenset[str] | None]:
@@ -518,5 +551,6 @@ def current_record(row: TableRow) -> str:
     return Table.from_log(row.id, seats, row.record, row.opponent, snapshot, row.log).record_json()
 
 
-__all__ = ["FALLBACK_LEVEL", "Job", "Seat", "Table", "TableError", "actions_played", "choose_with_fallback",
-           "current_record", "hash_token", "new_token", "verify_action"]
+__all__ = ["ADJOURNED", "FALLBACK_LEVEL", "Job", "Seat", "Table", "TableError", "actions_played",
+           "choose_with_fallback", "current_record", "hash_token", "new_token", "seats_connected", "sitting_view",
+           "verify_action"]

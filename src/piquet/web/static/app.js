@@ -1,16 +1,19 @@
 // The piquet table in the browser: renders what the server says this seat may see, and sends back
 // the player's choice. The page holds no rules: what may be done comes from the VIEW's "options".
 //
-// The page is /t/{id}?token=T (or table.html?table={id}&token=T); it opens the websocket
-// /ws/{id}?token=T, renders every {"type": "state"} message, shows {"type": "thinking"} and
+// The page is /t/{id}#token=T (or table.html?table={id}#token=T; an old ?token=T is moved into the
+// fragment, seat.js); it opens the websocket /ws/{id}, sends the token in its first message
+// ({"type": "hello", "token": T}), renders every {"type": "state"} message, shows {"type": "thinking"} and
 // {"type": "error"} messages, and reconnects with a growing delay when the socket closes (but
-// not after close code 4403, a wrong token, or 4404, no such table). docs/web.md tells the rest.
-// At /c/{id}?token=T the same page is a seat at a chouette (p. 106): chouette.js adds its places,
+// not after close code 4403, a wrong token, 4404, no such table, 4401, a link revoked, or 4429, a seat
+// open in too many windows). docs/web.md tells the rest.
+// At /c/{id}#token=T the same page is a seat at a chouette (p. 106): chouette.js adds its places,
 // the suggestions and the card, through the hooks marked "chouette" below.
 
 import { backSVG, cardSVG, cardShort, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
 import * as chouette from "./chouette.js";
 import { $, cap, clear, h, put } from "./dom.js";
+import { bearer, holdSeat, seatLink, seatToken, showSeatToken } from "./seat.js";
 
 // The words of the page (the prompt, the labels of the choices, the talk, the scores' headings) are the
 // server's, made by its one narrator (piquet.talk.words): the VIEW's "prompt", each option's "label",
@@ -69,7 +72,7 @@ function stored(key) {
 const C = chouette.isChouette();
 const pathMatch = location.pathname.match(/\/[tc]\/([^/?#]+)/);
 const tableId = pathMatch ? decodeURIComponent(pathMatch[1]) : params.get("table");
-const token = params.get("token");
+let token = seatToken();
 
 const S = {
   ws: null,
@@ -101,6 +104,8 @@ const S = {
   optionsOpen: false, // the list of every declaration is open
   atWord: "", // at a club table, the cards typed for a call at the player's word
   hint: null, // {version, loading | doc | error}: the hint asked for the decision of that version
+  relinking: false, // a new link for this seat is being asked: the old socket's close is expected
+  exchange: null, // {version, cards}: the exchange asked about before it is sent (Law 24)
 };
 
 // ------------------------------------------------------------------ the connection
@@ -108,10 +113,13 @@ const S = {
 function wsUrl() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const path = C ? "ws/c" : "ws";
-  let url = `${proto}//${location.host}/${path}/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`;
+  return `${proto}//${location.host}/${path}/${encodeURIComponent(tableId)}`;
+}
+
+/** The socket's first message: the seat's token (never in an address), and the name a new guest takes. */
+function hello() {
   const name = params.get("name") || stored("piquet.name");
-  if (name) url += `&name=${encodeURIComponent(name)}`;
-  return url;
+  return name ? { type: "hello", token, name } : { type: "hello", token };
 }
 
 function connect() {
@@ -126,9 +134,11 @@ function connect() {
     return;
   }
   S.ws = ws;
+  const opened = token; // the token this socket was opened with
   renderConnection("connecting");
   ws.addEventListener("open", () => {
     if (S.ws !== ws) return;
+    ws.send(JSON.stringify(hello()));
     S.connected = true;
     S.retry = 0;
     renderConnection("open");
@@ -156,6 +166,16 @@ function connect() {
         + "Use the link you were given, or start a new partie from the lobby.";
     } else if (ev.code === 4404) {
       S.fatal = "There is no such table on this server.";
+    } else if (ev.code === 4401 && S.relinking) {
+      return; // this page asked for the new link: it connects with it as soon as it has it
+    } else if (ev.code === 4401 && opened !== token) {
+      scheduleReconnect(); // the old link's socket, closed after this page took the new one
+      return;
+    } else if (ev.code === 4401) {
+      S.fatal = "This seat's link was replaced by a new one: the link of this page no longer opens the seat. "
+        + "Use the new link (whoever holds the seat was given it).";
+    } else if (ev.code === 4429) {
+      S.fatal = "This seat is open in too many windows or tabs already. Close one of them, then reload this page.";
     }
     if (S.fatal) {
       renderConnection("fatal");
@@ -214,6 +234,8 @@ function onMessage(msg) {
     S.pending = false;
     S.thinking = null;
     if (firstOrNew && S.error && S.error.code !== "token") S.error = null;
+    // A state comes only over an open connection: "not connected" is no longer true.
+    if (S.error && S.error.code === "connection") S.error = null;
     rememberSeat();
     render();
   } else if (msg.type === "thinking") {
@@ -247,17 +269,42 @@ function showError(err) {
 }
 
 function rememberSeat() {
+  const v = S.view || {};
+  holdSeat(tableId, {
+    url: seatLink(C ? "c" : "t", tableId, token),
+    seat: S.seat, status: C && v.chouette ? v.chouette.status : v.status || null, kind: C ? "chouette" : "partie",
+  });
+}
+
+/** Revoke this seat's link and take a new one (POST /api/{tables|chouettes}/{id}/new-link): the old link stops
+ * opening the seat at once, and every window open with it is closed; this page goes on with the new one. */
+async function newLink() {
+  if (S.relinking) return;
+  S.relinking = true;
+  const status = $("new-link-status");
+  status.textContent = "Asking for a new link…";
   try {
-    const seats = JSON.parse(localStorage.getItem("piquet.seats") || "{}");
-    const v = S.view || {};
-    seats[tableId] = {
-      url: `/${C ? "c" : "t"}/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`,
-      seat: S.seat, status: C && v.chouette ? v.chouette.status : v.status || null, updated: Date.now(),
-      kind: C ? "chouette" : "partie",
-    };
-    localStorage.setItem("piquet.seats", JSON.stringify(seats));
+    const r = await fetch(`/api/${C ? "chouettes" : "tables"}/${encodeURIComponent(tableId)}/new-link`,
+      { method: "POST", headers: { Accept: "application/json", ...bearer(token) } });
+    const doc = await r.json();
+    if (!r.ok) {
+      status.textContent = `No new link: ${doc.error || r.status}.`;
+      return;
+    }
+    token = doc.token;
+    showSeatToken(token);
+    rememberSeat();
+    const input = /** @type {HTMLInputElement} */ ($("new-link-url"));
+    input.value = new URL(doc.url, location.href).href;
+    input.hidden = false;
+    status.textContent = "A new link for your seat: the old one no longer opens it. This page's address is the new "
+      + "link; keep it (or copy it from here).";
   } catch (e) {
-    // storage may be unavailable (private browsing): nothing to remember then
+    status.textContent = "No new link: the server could not be reached.";
+  } finally {
+    S.relinking = false;
+    if (S.ws) S.ws.close(4000, "new link");
+    else connect();
   }
 }
 
@@ -400,6 +447,7 @@ function render() {
     renderGameNews(v);
     renderDiscardPanel(v);
     renderFinish(v);
+    renderSitting(v);
     if (C) chouette.render(v, hooks());
     scheduleForced(v);
   }
@@ -475,6 +523,7 @@ function renderStatus() {
   let text;
   if (S.fatal) text = S.fatal;
   else if (!v) text = S.connected ? "Waiting for the table\u2026" : "Connecting to the table\u2026";
+  else if (v.status === "adjourned") text = v.prompt || "Adjourned.";
   else if (C && chouette.statusText(v, chouetteWords()) !== null) text = chouette.statusText(v, chouetteWords());
   else if (v.status === "finished") text = "The partie is over.";
   else if (S.pending) text = "Sent\u2026";
@@ -566,6 +615,7 @@ function renderOpponent(v) {
   put(clear(box), 
     h("div", { class: "who" },
       h("span", { class: "name", testid: "opponent-name" }, (C && chouette.otherLabel(v)) || otherName(v)),
+      presence(v, other(S.seat || v.seat || "A")),
       v.phase === "cut" ? null : h("span", { class: "role" }, roleWords(role)),
       h("span", { class: "count", testid: "opponent-card-count" }, `${n} card${n === 1 ? "" : "s"}`),
       v.phase === "play" || v.phase === "done" ? h("span", { class: "tricks", testid: "opponent-tricks" },
@@ -576,6 +626,46 @@ function renderOpponent(v) {
     known.length ? h("div", { class: "known", testid: "opponent-known" }, "Shown, not yet played: ",
       chips(known)) : null,
   );
+}
+
+/** Whether the person at a seat is connected now, by his name (none for the computer, always there). */
+function presence(v, seat) {
+  if (!v.connected || !(seat in v.connected) || v.opponent === "computer") return null;
+  const here = Boolean(v.connected[seat]);
+  return h("span", { class: "presence", testid: "opponent-presence", "data-connected": String(here),
+    title: here ? "connected to the table now" : "not connected: he has closed the page or lost the connection" },
+  here ? "at the table" : "not connected");
+}
+
+/** The sitting: an adjourned table and the button that takes it up; a seat left empty by a person and the
+ * button that adjourns the table (docs/web.md, "Presence and adjournment"). */
+function renderSitting(v) {
+  const box = $("sitting");
+  const what = C ? "chouette" : "partie";
+  let gone = [];
+  if (C && v.chouette) {
+    gone = (v.chouette.players || []).filter((p) => p.kind === "person" && p.joined && !p.connected
+      && p.name !== v.chouette.me).map((p) => p.name);
+  } else if (v.connected && v.opponent !== "computer" && v.connected[other(S.seat)] === false) {
+    gone = [otherName(v)];
+  }
+  const sit = (type) => () => {
+    if (!send({ type })) {
+      showError({ code: "connection", message: "Not connected to the server: nothing was sent. "
+        + "The page reconnects by itself; try again then." });
+    }
+  };
+  let content = null;
+  if (v.status === "adjourned") {
+    content = [h("span", {}, `The ${what} is adjourned. `),
+      button(`Take up the ${what}`, "take-up", sit("take_up"), { primary: true })];
+  } else if (v.status === "playing" && gone.length) {
+    content = [h("span", {}, `${gone.join(", ")} ${gone.length > 1 ? "have" : "has"} left the table. `),
+      button(`Adjourn the ${what}`, "adjourn", sit("adjourn"))];
+  }
+  box.hidden = !content;
+  box.dataset.state = v.status === "adjourned" ? "adjourned" : content ? "gone" : "";
+  put(clear(box), content);
 }
 
 function renderMe(v) {
@@ -780,6 +870,7 @@ function onCardClick(card) {
     return;
   }
   if (mode === "discard") {
+    S.exchange = null; // the cards change: the question put is withdrawn
     if (S.selected.has(card)) S.selected.delete(card);
     else if (S.selected.size >= c.discard.max) {
       S.notice = `${c.discard.label}: unselect a card first.`;
@@ -820,7 +911,8 @@ function renderActions(v) {
   }
   if (!v.my_turn) {
     const thinker = S.thinkingName || playerName(S.thinking);
-    prompt.textContent = S.thinking ? `${thinker} is thinking\u2026` : C ? chouette.waitingText(v)
+    prompt.textContent = S.thinking ? `${thinker} is thinking\u2026` : v.status === "adjourned" ? v.prompt
+      : C ? chouette.waitingText(v)
       : v.to_move ? `Waiting for ${otherName(v)}.` : "";
     return;
   }
@@ -849,7 +941,11 @@ function renderActions(v) {
   }
   if (c.discard) {
     const n = S.selected.size;
-    const { min = 1, max = 5, labels = [] } = c.discard;
+    const { min = 1, max = 5, labels = [], questions = [] } = c.discard;
+    if (S.exchange && S.exchange.version === S.version) {
+      renderExchangeQuestion(box, S.exchange.cards, questions);
+      return;
+    }
     const ok = n >= Math.max(min, 1) && n <= max;
     const sel = n ? `Selected: ${sortCards([...S.selected]).map(cardShort).join(" ")} \u2014 you take in as many.`
       : `${c.discard.label}: click them in your hand.`;
@@ -857,9 +953,9 @@ function renderActions(v) {
       h("p", { class: "selection", testid: "selection", "aria-live": "polite" }, sel),
       h("div", { class: "buttons" },
         button(actLabel(labels[Math.min(n, labels.length - 1)] || "Discard"), "discard-button",
-          () => sendAction({ kind: "discard", cards: sortCards([...S.selected]) }), { primary: true, disabled: !ok }),
+          () => askExchange(sortCards([...S.selected]), questions), { primary: true, disabled: !ok }),
         // The younger need not discard at Piquet au cent (p. 17): the options say so with "min": 0.
-        min === 0 ? button(actLabel("Keep all (discard none)"), "keep-all", () => sendAction({ kind: "discard", cards: [] }),
+        min === 0 ? button(actLabel("Keep all (discard none)"), "keep-all", () => askExchange([], questions),
           { primary: !n }) : null,
         button("Clear", "clear-selection", () => { S.selected.clear(); render(); }, { disabled: !n })),
     );
@@ -893,8 +989,46 @@ function renderActions(v) {
   }
 }
 
+/**
+ * Before the exchange is sent, ask (Law 24: once the stock is touched, the exchange stands), as the terminal
+ * does; the server's "questions" give the words. A suggestion (the adviser at chouette) touches no stock, and a
+ * server that sends no questions is answered at once.
+ * @param {string[]} cards
+ * @param {string[]} questions
+ */
+function askExchange(cards, questions) {
+  if (!questions.length || (S.view && S.view.suggesting)) {
+    sendAction({ kind: "discard", cards });
+    return;
+  }
+  S.exchange = { version: S.version, cards };
+  render();
+  const yes = document.querySelector('[data-testid="confirm-exchange"]');
+  if (yes instanceof HTMLElement) yes.focus();
+}
+
+/**
+ * The question before the exchange, in the page (not window.confirm: the keyboard, a screen reader and the
+ * tests answer it as any button): "Discard QC 9D 7H and take in three?", Yes or No.
+ * @param {HTMLElement} box
+ * @param {string[]} cards
+ * @param {string[]} questions
+ */
+function renderExchangeQuestion(box, cards, questions) {
+  const question = (questions[cards.length] || "").replace("{cards}", cards.join(" "));
+  const yes = button("Yes, exchange", "confirm-exchange", () => {
+    S.exchange = null;
+    sendAction({ kind: "discard", cards });
+  }, { primary: true, describedby: "exchange-question" });
+  const no = button("No, choose again", "cancel-exchange", () => { S.exchange = null; render(); });
+  box.append(h("div", { class: "confirm", role: "alertdialog", "aria-labelledby": "exchange-question",
+    testid: "exchange-confirm" },
+  h("p", { id: "exchange-question", testid: "exchange-question" }, question),
+  h("div", { class: "buttons" }, yes, no)));
+}
+
 /** The Hint button and the hint it fetched for this decision: the advice and its reasons, from this seat's
- * own hand only (GET /api/tables/{id}/hint?token=T, issue 16 item 2). */
+ * own hand only (GET /api/tables/{id}/hint with "Authorization: Bearer T", issue 16 item 2). */
 function renderHint(box) {
   const got = S.hint && S.hint.version === S.version ? S.hint : null;
   const panel = h("div", { class: "hint", testid: "hint" },
@@ -916,7 +1050,7 @@ async function askHint() {
   render();
   let hint;
   try {
-    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/hint?token=${encodeURIComponent(token)}`);
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/hint`, { headers: bearer(token) });
     const doc = await r.json();
     hint = r.ok ? { version, doc } : { version, error: `No hint: ${doc.error || r.status}` };
   } catch (e) {
@@ -1472,6 +1606,13 @@ function init() {
   $("last-trick-button").addEventListener("click", () => { S.showLastTrick = !S.showLastTrick; render(); });
   $("my-discard-button").addEventListener("click", () => { S.showDiscard = !S.showDiscard; render(); });
   $("reconnect-now").addEventListener("click", () => { S.retry = 0; connect(); });
+  $("new-link").addEventListener("click", newLink);
+  // Another seat's link opened over this one (only the fragment differs, so the browser does not load the page):
+  // open it as a page of its own.
+  window.addEventListener("hashchange", () => {
+    const t = new URLSearchParams(location.hash.replace(/^#/, "")).get("token");
+    if (t && t !== token) location.reload();
+  });
   const auto = /** @type {HTMLInputElement} */ ($("auto-forced"));
   auto.checked = S.auto;
   auto.addEventListener("change", () => {
@@ -1491,7 +1632,7 @@ function init() {
     if (!S.connected && !S.fatal && S.retryTimer) renderConnection("waiting");
   }, 1000);
   if (!tableId || !token) {
-    S.fatal = "This page needs a table and a seat's token in its address (/t/TABLE?token=TOKEN). "
+    S.fatal = "This page needs a table and a seat's token in its address (/t/TABLE#token=TOKEN). "
       + "Start or join a partie from the lobby.";
     renderConnection("fatal");
     render();

@@ -125,9 +125,13 @@ export function waitingText(v) {
 function placeRow(c, place) {
   const name = names(c)[place];
   const mine = name === c.me;
+  const seat = (c.players || []).find((p) => p.name === name);
+  const gone = !mine && seat && seat.kind === "person" && seat.joined && seat.connected === false;
   return h("li", { class: `place${mine ? " mine" : ""}`, testid: `place-${place}`, "data-name": name },
     h("b", {}, mine ? `You (${name})` : name), ` ${place === "advising" ? `advises ${names(c).playing}`
-      : PLACE_WORDS[place]}`);
+      : PLACE_WORDS[place]}`,
+    gone ? h("span", { class: "presence", testid: `presence-${place}`, "data-connected": "false" },
+      " not connected") : null);
 }
 
 /** The suggestion standing, shown to the pair: "Cy suggests: play the ace of spades", with "Follow". */

@@ -1,8 +1,10 @@
 // The lobby: start a partie against the computer, open a table for a person and share its
 // invite link, open a chouette for three (POST /api/chouettes) and share its links, and the list
-// of games (GET /api/tables and /api/chouettes). docs/web.md tells what is where.
+// of games: this browser's own (the seats it keeps, sent to POST /api/tables/mine and /api/chouettes/mine) and the
+// open invitations anyone may see (GET /api/tables and /api/chouettes). docs/web.md tells what is where.
 
 import { $, cap, h } from "./dom.js";
+import { heldSeats, holdSeat, myGames, tokenOfLink } from "./seat.js";
 
 function storage(key, fallback) {
   try {
@@ -21,18 +23,8 @@ function store(key, value) {
   }
 }
 
-function mySeats() {
-  try {
-    return JSON.parse(storage("piquet.seats", "{}")) || {};
-  } catch (e) {
-    return {};
-  }
-}
-
-function rememberSeat(table, url, seat) {
-  const seats = mySeats();
-  seats[table] = { url, seat, updated: Date.now() };
-  store("piquet.seats", JSON.stringify(seats));
+function rememberSeat(table, url, seat, kind) {
+  holdSeat(table, { url, seat, kind });
 }
 
 function showError(text) {
@@ -64,7 +56,7 @@ async function createTable(body, submit, api = "/api/tables") {
       return null;
     }
     const t = await resp.json();
-    rememberSeat(t.table, t.url, t.seat);
+    rememberSeat(t.table, t.url, t.seat, t.kind === "chouette" ? "chouette" : "partie");
     return t;
   } catch (e) {
     showError("The server cannot be reached. Is `piquet serve` running?");
@@ -118,15 +110,12 @@ function when(updated) {
 function replayUrl(g, mine) {
   const base = `/t/${encodeURIComponent(g.table)}/replay`;
   if (g.status === "finished") return base;
-  if (!mine || !mine.url) return null;
-  let token;
-  try {
-    token = new URL(mine.url, location.href).searchParams.get("token");
-  } catch (e) {
-    token = null;
-  }
-  return token ? `${base}?token=${encodeURIComponent(token)}` : null;
+  const token = mine && mine.url ? tokenOfLink(mine.url) : null;
+  return token ? `${base}#token=${encodeURIComponent(token)}` : null;
 }
+
+/** An adjourned game in the list: its players have gone; either takes it up from his seat's link. */
+const ADJOURNED = "adjourned: taken up from a player's seat";
 
 /** A chouette in the list: its three players, the card's balances, the place of each. */
 function chouetteRow(g, seats) {
@@ -134,7 +123,7 @@ function chouetteRow(g, seats) {
   const mine = seats[id];
   const balances = g.balances || {};
   const places = g.places || {};
-  const status = g.status === "waiting" ? "waiting for a player" : g.status;
+  const status = g.status === "waiting" ? "waiting for a player" : g.status === "adjourned" ? ADJOURNED : g.status;
   const links = [];
   if (mine && mine.url) links.push(h("a", { href: mine.url, class: "button primary", testid: `resume-${id}` }, "Your seat"));
   if (g.status === "finished") {
@@ -158,7 +147,8 @@ function gameRow(g, seats) {
   const scores = g.scores || {};
   const mine = seats[id];
   const score = `${scores.A ?? 0} \u2013 ${scores.B ?? 0}`;
-  const status = g.status === "waiting" ? "waiting for the invited player" : g.status;
+  const status = g.status === "waiting" ? "waiting for the invited player"
+    : g.status === "adjourned" ? ADJOURNED : g.status;
   const links = [];
   if (mine && mine.url && g.status !== "finished") {
     links.push(h("a", { href: mine.url, class: "button primary", testid: `resume-${id}` }, "Your seat"));
@@ -185,19 +175,22 @@ async function loadGames() {
   const finished = $("games-finished");
   let games;
   try {
-    const lists = await Promise.all(["/api/tables", "/api/chouettes"].map(async (api) => {
-      const resp = await fetch(api, { headers: { Accept: "application/json" } });
-      if (!resp.ok) throw new Error(await errorText(resp));
-      const list = await resp.json();
-      return Array.isArray(list) ? list : list.tables || [];
-    }));
-    games = lists.flat();
+    // This browser's own games first, then the open invitations not already among them.
+    const lists = await Promise.all([myGames("partie"), myGames("chouette"),
+      ...["/api/tables", "/api/chouettes"].map(async (api) => {
+        const resp = await fetch(api, { headers: { Accept: "application/json" } });
+        if (!resp.ok) throw new Error(await errorText(resp));
+        const list = await resp.json();
+        return Array.isArray(list) ? list : list.tables || [];
+      })]);
+    const seen = new Set();
+    games = lists.flat().filter((g) => !seen.has(g.table) && seen.add(g.table));
   } catch (e) {
     playing.replaceChildren(h("p", { class: "muted" }, "The games list cannot be loaded."));
     finished.replaceChildren();
     return;
   }
-  const seats = mySeats();
+  const seats = heldSeats();
   const byTime = (a, b) => String(b.updated ?? "").localeCompare(String(a.updated ?? ""), undefined, { numeric: true });
   const live = games.filter((g) => g.status !== "finished").sort(byTime);
   const done = games.filter((g) => g.status === "finished").sort(byTime);

@@ -100,7 +100,9 @@ function showRefusal(doc) {
   if (field === "pique") draft.askPique = true;
   if (field === "first_to_goal") draft.askFirst = true;
   const box = $(`err-${field}`) || $("err-deal");
-  box.textContent = doc.law && !doc.error.includes(`(${doc.law})`) ? `${doc.error} (${doc.law})` : doc.error;
+  // The server's words: the refusal, its law and what the law says ("explained"), as the terminal says them.
+  box.textContent = doc.explained
+    || (doc.law && !doc.error.includes(`(${doc.law})`) ? `${doc.error} (${doc.law})` : doc.error);
   box.hidden = false;
   renderDraft();
   saveDraft();

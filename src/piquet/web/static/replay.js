@@ -1,12 +1,13 @@
 // The replay of a partie: /t/{id}/replay (a finished partie, every card shown) or
-// /t/{id}/replay?token=T (a partie in progress, as that seat saw it). It fetches
-// /api/tables/{id}/replay once and shows one frame at a time. The page holds no rules: every
+// /t/{id}/replay#token=T (a partie in progress, as that seat saw it; the token is sent as "Authorization: Bearer T",
+// seat.js). It fetches /api/tables/{id}/replay once and shows one frame at a time. The page holds no rules: every
 // frame (the hands, the trick, the words, the scores) is the server's, read off the engine.
-// The address keeps the step (#step=k). docs/web.md ("The replay") tells the rest.
+// The address keeps the step (#step=k, after the token if there is one). docs/web.md ("The replay") tells the rest.
 
 import { backSVG, cardSVG, cardWords, parseCard, sortCards, suitSVG } from "./cards.js";
 import { $, clear, h, put } from "./dom.js";
 import { loadReview } from "./review.js";
+import { bearer, seatToken } from "./seat.js";
 
 // ------------------------------------------------------------------ small DOM helpers
 
@@ -45,7 +46,7 @@ function linesWords(lines) {
 const params = new URLSearchParams(location.search);
 const pathMatch = location.pathname.match(/\/t\/([^/?#]+)\/replay/);
 const tableId = pathMatch ? decodeURIComponent(pathMatch[1]) : params.get("table");
-const token = params.get("token");
+const token = seatToken();
 
 const R = {
   doc: null,
@@ -85,8 +86,7 @@ function dealOf(frame) {
 // ------------------------------------------------------------------ loading
 
 function apiUrl() {
-  const base = `/api/tables/${encodeURIComponent(tableId)}/replay`;
-  return token ? `${base}?token=${encodeURIComponent(token)}` : base;
+  return `/api/tables/${encodeURIComponent(tableId)}/replay`;
 }
 
 /** Why the server refused, in words: its own message when it gave one. */
@@ -116,7 +116,7 @@ async function load() {
   }
   let resp;
   try {
-    resp = await fetch(apiUrl(), { headers: { Accept: "application/json" } });
+    resp = await fetch(apiUrl(), { headers: { Accept: "application/json", ...bearer(token) } });
   } catch (e) {
     fail("The server cannot be reached. Is `piquet serve` running?");
     return;
@@ -144,13 +144,14 @@ async function load() {
 
 /** The step named by the address (#step=k): {step, notice}; a bad one is said and the nearest is shown. */
 function stepFromHash() {
-  const hash = location.hash.replace(/^#/, "");
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+  fragment.delete("token");
+  const hash = fragment.toString();
   if (!hash) return { step: 0, notice: null };
-  const m = hash.match(/^step=(.*)$/);
   const last = lastStep();
   const range = `the steps of this replay run from 0 to ${last}`;
-  if (!m) return { step: 0, notice: `The address asks for “#${hash}”: a step is given as #step=12, and ${range}. Showing step 0.` };
-  const text = decodeURIComponent(m[1]);
+  const text = fragment.get("step");
+  if (text === null) return { step: 0, notice: `The address asks for “#${hash}”: a step is given as #step=12, and ${range}. Showing step 0.` };
   if (!/^\d+$/.test(text)) {
     return { step: 0, notice: `“${text}” is not a step: ${range}. Showing step 0.` };
   }
@@ -159,8 +160,13 @@ function stepFromHash() {
   return { step: n, notice: null };
 }
 
+/** The fragment of step k: the seat's token kept before it, so that a reload still opens the seat's replay. */
+function stepHash(k) {
+  return token ? `#token=${encodeURIComponent(token)}&step=${k}` : `#step=${k}`;
+}
+
 function writeHash() {
-  const want = `#step=${R.step}`;
+  const want = stepHash(R.step);
   if (location.hash !== want) history.replaceState(null, "", `${location.pathname}${location.search}${want}`);
 }
 
@@ -405,7 +411,7 @@ function renderTalk(f, d) {
   for (let k = d.first_step; k <= R.step; k++) {
     const frame = doc.frames[k];
     const li = h("li", { class: `rp-line${k === R.step ? " current" : ""}`, "data-step": String(k) },
-      h("a", { href: `#step=${k}`, class: "rp-step-link", "aria-label": `step ${k}` }, `${k}.`), " ",
+      h("a", { href: stepHash(k), class: "rp-step-link", "aria-label": `step ${k}` }, `${k}.`), " ",
       ...linesWords(frame.lines));
     list.append(li);
   }

@@ -3,6 +3,7 @@
 // docs/stakes.md ("In the browser") tells the API.
 
 import { $, h } from "./dom.js";
+import { myGames } from "./seat.js";
 
 let last = null; // the last answer of the server: its csv and json are downloaded
 
@@ -84,9 +85,8 @@ async function loadGames() {
   const box = $("finished-games");
   let games;
   try {
-    const resp = await fetch("/api/tables", { headers: { Accept: "application/json" } });
-    if (!resp.ok) throw new Error(`the server answered ${resp.status}`);
-    games = await resp.json();
+    games = await myGames("partie"); // the finished games of the seats this browser holds
+
   } catch (e) {
     box.replaceChildren(h("p", { class: "muted" }, `The games could not be listed (${e.message}).`));
     return;
@@ -94,7 +94,7 @@ async function loadGames() {
   const finished = games.filter((g) => g.status === "finished")
     .sort((x, y) => (x.created < y.created ? -1 : x.created > y.created ? 1 : 0));
   if (!finished.length) {
-    box.replaceChildren(h("p", { class: "muted" }, "No finished game on this server yet."));
+    box.replaceChildren(h("p", { class: "muted" }, "No finished game of yours on this server yet (the games of the seats this browser has opened)."));
     return;
   }
   box.replaceChildren(h("ul", { class: "st-games-list" }, finished.map((g) => {
