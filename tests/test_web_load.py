@@ -18,8 +18,8 @@ from starlette.testclient import TestClient
 from piquet.web import protocol
 from piquet.web.app import create_app
 from piquet.web.protocol import state_text
-from piquet.web.store import SNAPSHOT_EVERY, Save, SaveQueue, SeatRow, Store, TableRow, database_url, piquet_actions
-from piquet.web.table import Table
+from piquet.web.store import Save, SaveQueue, SeatRow, Store, TableRow, database_url, piquet_actions
+from piquet.web.table import SNAPSHOT_EVERY, Table
 from test_web import make_table, new_table, play_out, random_action, receive, ws_path
 
 

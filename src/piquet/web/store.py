@@ -4,7 +4,7 @@ One row per table holds its seats (the persons' tokens hashed), its seed, its st
 version and a snapshot of its record (``piquet.records.record``) at version ``snapshot``; the actions
 since the snapshot are a log, one row each in ``piquet_actions`` (the seat and its ACTION JSON), so an
 action costs a short ``UPDATE`` and an ``INSERT``, not the whole record again.  The record is written
-whole at each new deal, every ``SNAPSHOT_EVERY`` actions and when the partie ends (and the log before it
+whole at each new deal, every ``table.SNAPSHOT_EVERY`` actions and when the partie ends (and the log before it
 deleted).  One row per chouette (p. 106) holds its three seats, its version and its document
 (``piquet.stakes.chouette``).  An action is saved by one ``UPDATE`` that also checks the version the table
 had when it was loaded (``WHERE version = :old``): a table changed meanwhile by another server process is
@@ -54,6 +54,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
+from . import table as tables
+
 metadata = MetaData()
 
 #: The status of a table, or a chouette, whose players have gone and which waits to be taken up.
@@ -97,8 +99,6 @@ piquet_actions = Table(
     Column("action", Text, nullable=False),
 )
 
-#: The most actions kept in a table's log before its record is written whole again.
-SNAPSHOT_EVERY = 64
 
 
 #: The chouettes of the web server (p. 106): three seats, kept as JSON (``name``, ``kind``, ``level``, ``token``,
@@ -303,9 +303,9 @@ class Store:
         row = self.load_logged(table_id)
         if row is None or not row.log:
             return row
-        from .table import current_record  # the log is applied by the table's own rules
-
-        row.record = current_record(row)
+        seats = {s: tables.Seat(r.kind, r.name, r.level, r.token_hash, r.joined) for s, r in row.seats.items()}
+        table = tables.Table.from_log(row.id, seats, row.record, row.opponent, row.snapshot or 0, row.log)
+        row.record = table.record_json()
         row.snapshot, row.log = row.version, ()
         return row
 
@@ -557,5 +557,5 @@ class SaveQueue:
                 await self._task
 
 
-__all__ = ["ADJOURNED", "SNAPSHOT_EVERY", "ChouetteRow", "Mark", "Save", "SaveQueue", "SeatRow", "Store", "TableRow",
+__all__ = ["ADJOURNED", "ChouetteRow", "Mark", "Save", "SaveQueue", "SeatRow", "Store", "TableRow",
            "database_url", "default_database_path", "piquet_actions", "piquet_chouettes", "piquet_tables"]

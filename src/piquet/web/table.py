@@ -45,7 +45,9 @@ from .protocol import (
     state_message,
     view,
 )
-from .store import SNAPSHOT_EVERY, TableRow
+
+#: The most actions a table's log holds before its record is stored whole again (``Table.snapshot_due``).
+SNAPSHOT_EVERY = 64
 
 log = logging.getLogger("piquet.web")
 
@@ -273,7 +275,7 @@ class Table:
 
     def snapshot_due(self) -> bool:
         """Whether the record is to be stored whole with this version: at a new deal, when the partie is over,
-        or when the log has grown long (``store.SNAPSHOT_EVERY``)."""
+        or when the log has grown long (``SNAPSHOT_EVERY``)."""
         return (self.finished or len(self.partie.deals) != self.snapshot_deals
                 or self.version - self.snapshot >= SNAPSHOT_EVERY)
 
@@ -544,13 +546,5 @@ class Table:
         return True
 
 
-def current_record(row: TableRow) -> str:
-    """A stored table's whole record as it is now: its snapshot with the log applied."""
-    seats = {s: Seat(r.kind, r.name, r.level, r.token_hash, r.joined) for s, r in row.seats.items()}
-    snapshot = row.version if row.snapshot is None else row.snapshot
-    return Table.from_log(row.id, seats, row.record, row.opponent, snapshot, row.log).record_json()
-
-
-__all__ = ["ADJOURNED", "FALLBACK_LEVEL", "Job", "Seat", "Table", "TableError", "actions_played",
-           "choose_with_fallback", "current_record", "hash_token", "new_token", "seats_connected", "sitting_view",
-           "verify_action"]
+__all__ = ["ADJOURNED", "FALLBACK_LEVEL", "SNAPSHOT_EVERY", "Job", "Seat", "Table", "TableError", "actions_played",
+           "choose_with_fallback", "hash_token", "new_token", "seats_connected", "sitting_view", "verify_action"]
