@@ -14,6 +14,7 @@ a state replaces an older one still waiting; too many messages waiting close the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -449,9 +450,9 @@ def test_several_processes_behind_one_port(postgres_url: str, tmp_path: Path) ->
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=10) as r:
             t = json.loads(r.read())
-        socks = {seat: [connect(f"ws://127.0.0.1:{port}{ws_path(t, link)}", open_timeout=10) for _ in range(3)]
-                 for seat, link in (("A", "url"), ("B", "invite"))}
-        try:
+        with contextlib.ExitStack() as opened:
+            socks = {seat: [opened.enter_context(connect(f"ws://127.0.0.1:{port}{ws_path(t, link)}", open_timeout=10))
+                            for _ in range(3)] for seat, link in (("A", "url"), ("B", "invite"))}
             rng = random.Random(11)
             for version in range(12):  # the choice of deal, the exchange, the calls, the first tricks
                 last: dict[str, Message] = {}
@@ -465,10 +466,6 @@ def test_several_processes_behind_one_port(postgres_url: str, tmp_path: Path) ->
                 assert last[seat]["view"]["my_turn"]
                 socks[seat][rng.randrange(3)].send(json.dumps({"type": "action", "version": version,
                                                                "action": random_action(last[seat]["view"], rng)}))
-        finally:
-            for conns in socks.values():
-                for ws in conns:
-                    ws.close()
     finally:
         server.terminate()
         server.wait(20)
