@@ -5,14 +5,18 @@ version and its record (``piquet.records.record``); one row per chouette (p. 106
 version and its document (``piquet.stakes.chouette``).  An action is saved by one ``UPDATE`` that also
 checks the version the table had when it was loaded (``WHERE version = :old``): a table changed
 meanwhile by another server process is not overwritten.  ``marks`` tells a process which of its
-tables another process has changed.  Nothing here is SQLite-only SQL; a
-``postgresql+psycopg://...`` URL works through the same code (with that driver installed).
+tables another process has changed.  On PostgreSQL each change is also told to the other processes:
+``pg_notify('piquet', '<table id> <origin>')`` in the transaction that makes it (``NOTIFY_CHANNEL``;
+``piquet.web.notify`` listens).  Nothing here is SQLite-only SQL; a ``postgresql+psycopg://...`` URL
+works through the same code (with that driver installed).  A database that cannot be reached (the
+server stopped, the connection lost) is ``StoreUnavailable``, whatever the driver says.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -34,11 +38,13 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -218,27 +224,80 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.close()
 
 
+#: The channel on which a PostgreSQL store tells every server process of a table changed.
+NOTIFY_CHANNEL = "piquet"
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached now (stopped, restarting, the connection lost): nothing was stored.
+
+    ``reason`` is the driver's first line, for the log and for the player ("connection refused").
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _reason(e: DBAPIError) -> str:
+    """The driver's words, short: its first line's last clause ("the database system is shutting down",
+    "Connection refused"), without the server's address."""
+    lines = str(e.orig if e.orig is not None else e).strip().splitlines()
+    if not lines:
+        return type(e).__name__
+    last = lines[0].rsplit("failed:", 1)[-1].replace("FATAL:", "")
+    return " ".join(last.split())[:200] or type(e).__name__
+
+
 class Store:
     """The tables in a database; every method is one transaction (call them off the event loop)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         u = make_url(url)
+        self.notifies = u.get_backend_name() == "postgresql"
+        #: Who made a change, in its notification: a process ignores its own.
+        self.origin = secrets.token_hex(4)
         kwargs: dict[str, Any] = {}
         if u.get_backend_name() == "sqlite" and u.database in (None, "", ":memory:"):
             kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
         self.engine: Engine = create_engine(url, **kwargs)
         if u.get_backend_name() == "sqlite" and u.database not in (None, "", ":memory:"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self._unavailable():
+            metadata.create_all(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
+    @staticmethod
+    @contextmanager
+    def _unavailable() -> Iterator[None]:
+        """A lost or refused connection as ``StoreUnavailable``; other errors (a bad query) as they are."""
+        try:
+            yield
+        except (OperationalError, InterfaceError) as e:
+            raise StoreUnavailable(_reason(e)) from e
+        except DBAPIError as e:
+            if not e.connection_invalidated:
+                raise
+            raise StoreUnavailable(_reason(e)) from e
+
     @contextmanager
     def _begin(self) -> Iterator[Connection]:
-        with self.engine.begin() as conn:
+        with self._unavailable(), self.engine.begin() as conn:
             yield conn
+
+    def _notify(self, conn: Connection, table_id: str) -> None:
+        """On PostgreSQL, tell the other server processes that the table changed, when this transaction
+        commits (and only then)."""
+        if self.notifies:
+            conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, f"{table_id} {self.origin}")))
+
+    def ping(self) -> None:
+        """Ask the database for nothing: ``StoreUnavailable`` if it cannot be reached."""
+        with self._begin() as conn:
+            conn.execute(select(1))
 
     def insert(self, row: TableRow) -> None:
         with self._begin() as conn:
@@ -258,7 +317,10 @@ class Store:
                 .where(piquet_tables.c.id == table_id, piquet_tables.c.version == old_version)
                 .values(version=version, record=record, status=status, score_a=scores.get("A", 0),
                         score_b=scores.get("B", 0), updated=time.time()))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            self._notify(conn, table_id)
+            return True
 
     def join(self, table_id: str, seat: str, name: str | None, status: str) -> None:
         """Mark a person's seat as joined (and name it), and the table's status."""
@@ -268,6 +330,7 @@ class Store:
             values[f"{p}_name"] = name
         with self._begin() as conn:
             conn.execute(update(piquet_tables).where(piquet_tables.c.id == table_id).values(**values))
+            self._notify(conn, table_id)
 
     def marks(self, table_ids: Iterable[str]) -> dict[str, Mark]:
         """What tells whether a table changed: its version and its seats' arrival and names."""
@@ -313,7 +376,10 @@ class Store:
                 update(piquet_chouettes).where(c.id == chouette_id, c.version == old_version)
                 .values(version=version, document=document, status=status,
                         summary=json.dumps(summary, ensure_ascii=False), updated=time.time()))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            self._notify(conn, chouette_id)
+            return True
 
     def join_chouette(self, chouette_id: str, name: str, status: str) -> None:
         """Mark a person's seat at a chouette as joined, and the chouette's status."""
@@ -328,6 +394,7 @@ class Store:
                     seat.joined = True
             conn.execute(update(piquet_chouettes).where(c.id == chouette_id)
                          .values(seats=_seats_json(seats), status=status, updated=time.time()))
+            self._notify(conn, chouette_id)
 
     def chouette_marks(self, chouette_ids: Iterable[str]) -> dict[str, Mark]:
         """What tells whether a chouette changed: its version and its seats' arrival and names."""
@@ -386,5 +453,5 @@ class Store:
         return [_table_row(r, with_record=False) for r in rows]
 
 
-__all__ = ["ADJOURNED", "ChouetteRow", "Mark", "SeatRow", "Store", "TableRow", "database_url",
-           "default_database_path", "piquet_chouettes", "piquet_tables"]
+__all__ = ["ADJOURNED", "NOTIFY_CHANNEL", "ChouetteRow", "Mark", "SeatRow", "Store", "StoreUnavailable", "TableRow",
+           "database_url", "default_database_path", "piquet_chouettes", "piquet_tables"]
