@@ -301,6 +301,24 @@ def test_two_servers_on_postgresql(postgres_url: str) -> None:
 
 @pytest.mark.postgres
 @pytest.mark.xdist_group("postgres")
+def test_a_link_revoked_on_postgresql(postgres_url: str) -> None:
+    """No polling: a seat's link revoked through one server closes its socket on the other, by the notification of
+    the new token alone (issue 17, items 2 and 5)."""
+    from test_web import new_table
+    from test_web_security import hello, refused
+
+    with TestClient(create_app(postgres_url, poll=0)) as one, TestClient(create_app(postgres_url, poll=0)) as two:
+        t = new_table(one, opponent="person", name="Ann", seed=8)
+        with two.websocket_connect(f"/ws/{t['table']}") as ws:
+            assert hello(ws, t["token"])["seat"] == "A"
+            r = one.post(f"/api/tables/{t['table']}/new-link", headers={"Authorization": f"Bearer {t['token']}"})
+            assert r.status_code == 200, r.text
+            err, code = refused(ws)
+            assert code == 4401 and err["code"] == "token", err
+
+
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
 def test_a_server_hears_only_the_others(postgres_url: str) -> None:
     """Each change is notified once, in its transaction, with who made it: the maker's own listener ignores it,
     another's hands it on; a stale save (nothing stored) notifies nothing."""

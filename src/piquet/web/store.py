@@ -351,7 +351,10 @@ class Store:
         with self._begin() as conn:
             result = conn.execute(update(piquet_tables).where(piquet_tables.c.id == table_id, column == old_hash)
                                   .values({column: new_hash, "updated": time.time()}))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            self._notify(conn, table_id)  # the other processes close the old link's sockets
+            return True
 
     # ------------------------------------------------------------ chouettes (p. 106)
 
@@ -425,7 +428,10 @@ class Store:
             found[0].token_hash = new_hash
             result = conn.execute(update(piquet_chouettes).where(c.id == chouette_id, c.seats == r.seats)
                                   .values(seats=_seats_json(seats), updated=time.time()))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            self._notify(conn, chouette_id)
+            return True
 
     def list_chouettes(self, limit: int = 200, *, status: str | None = None,
                        ids: Iterable[str] | None = None) -> list[ChouetteRow]:
