@@ -7,8 +7,11 @@ time, whoever sends them.  A computer seat decides from its observation only, in
 thread, after a ``thinking`` message.  Nothing is kept in memory at startup: a table is loaded
 from its stored record when a client connects (and dropped from memory when its last client
 leaves), so a partie survives a dropped connection and a restart of the server.  Several server
-processes may share one database: each looks every ``poll`` seconds for its tables changed by
-another (``Hub.refresh``) and sends their new state to its own sockets.
+processes may share one database: on PostgreSQL each hears of the others' changes at once (LISTEN/NOTIFY,
+``piquet.web.notify``), on SQLite it looks every ``poll`` seconds for its tables changed by another
+(``Hub.refresh``); either way it reloads them and sends their new state to its own sockets.  When the
+database cannot be reached (``StoreUnavailable``) a move is refused as not saved, the seats are told that
+their table waits for its database, HTTP answers 503, and play goes on when it is back (``Outage``).
 
 Two kinds of table are served the same way: a partie of two (``Table``, ``/t/{id}``, ``/ws/{id}``) and a
 chouette for three (``ChouetteTable``, p. 106, ``/c/{id}``, ``/ws/c/{id}``).  The hub, the websocket loop,
@@ -51,20 +54,34 @@ from .advice import routes as hint_routes
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .guard import NO_RATE_LIMITS, Buckets, Guard, Limits, client_address, redact_logs, token_of
 from .mark import routes as mark_routes
+from .notify import Listener, Outage
 from .pages import BadBody, json_body, static_page
 from .protocol import (
     ClientMessage,
     ProtocolError,
+    database_message,
     decode_message,
     error_message,
     forget_partie,
     read_message,
     state_text,
+    unsaved_message,
 )
 from .rewind import MAX_TOKEN, seat_opened
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
-from .store import ADJOURNED, ChouetteRow, Mark, Save, SaveQueue, SeatRow, Store, TableRow, database_url
+from .store import (
+    ADJOURNED,
+    ChouetteRow,
+    Mark,
+    Save,
+    SaveQueue,
+    SeatRow,
+    Store,
+    StoreUnavailable,
+    TableRow,
+    database_url,
+)
 from .table import Job, Seat, Table, TableError, hash_token, new_token
 
 log = logging.getLogger("piquet.web")
@@ -82,7 +99,8 @@ MAX_STATIC_PATH, MAX_FILE_NAME = 1024, 255
 #: What a socket whose seat's link was revoked is told before it is closed (4401).
 REVOKED = ("this seat's link was replaced by a new one: the old link no longer opens the seat. Use the new link "
            "(whoever holds the seat was given it)")
-#: How often, in seconds, a server looks for its tables changed by another server process.
+#: How often, in seconds, a server on SQLite looks for its tables changed by another server process (on
+#: PostgreSQL it is told of them: no polling unless asked).
 DEFAULT_POLL = 0.5
 #: How long, in seconds, a partie in play waits after its last person has gone before it is adjourned.
 DEFAULT_ADJOURN = 120.0
@@ -383,6 +401,13 @@ class Hub:
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.adjourners: dict[str, asyncio.Task[None]] = {}
         self.saves = SaveQueue(store)
+        self.outage = Outage(store, self._database_lost, self._database_back)
+        self.listener: Listener | None = None
+        #: Tables dropped from memory with a move the database did not take: reloaded when it is back.
+        self.adrift: dict[str, Kind] = {}
+        #: The tables being reloaded on another process's notice; True: noticed again meanwhile.
+        self.noticed: dict[str, bool] = {}
+        self.chores: set[asyncio.Task[None]] = set()
 
     def lock(self, table_id: str) -> asyncio.Lock:
         lock = self.locks.get(table_id)
@@ -413,6 +438,11 @@ class Hub:
             return
         try:
             saved = await self.save(kind, room, old)
+        except StoreUnavailable:
+            # Not stored: the change made in memory is forgotten, the seats keep the state they have.
+            self.tables.pop(room.id, None)
+            self.adrift[room.id] = kind
+            raise
         except Exception:
             log.exception("table %s: the action could not be saved", room.id)
             saved = False
@@ -437,19 +467,100 @@ class Hub:
     # ------------------------------------------------------------ other server processes
 
     def watch(self) -> None:
-        """Start watching the store for tables changed by another process (every ``poll`` s; 0: never)."""
+        """Start hearing of tables changed by another process: on PostgreSQL by its notifications, and every
+        ``poll`` s by looking (0: never)."""
+        if self.store.notifies and self.listener is None:
+            self.listener = Listener(self.store.url, self.store.origin, self.changed,
+                                     lambda: self._spawn(self.outage.check(), "piquet-database-check"),
+                                     self._listening_again)
+            self.listener.start()
         if self.poll > 0 and self.watcher is None:
             self.watcher = asyncio.create_task(self._watch(), name="piquet-watch")
+
+    def _spawn(self, work: Any, name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
 
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(self.poll)
+            if self.outage.down:
+                continue  # the probe reloads every table when the database is back
             try:
                 await self.refresh()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database away for a moment: try again at the next poll
+            except StoreUnavailable as e:
+                self.outage.lost(e.reason)
+            except Exception:
                 log.exception("the tables could not be checked for changes made elsewhere")
+
+    async def _listening_again(self) -> None:
+        """The listener lost its connection a while: what it was not told of is looked for."""
+        try:
+            await self.refresh()
+        except StoreUnavailable as e:
+            self.outage.lost(e.reason)
+
+    def changed(self, table_id: str) -> None:
+        """Another process changed this table (its notification): reload it, if this one has sockets on it."""
+        if not self.conns.get(table_id) or table_id not in self.tables:
+            return
+        if table_id in self.noticed:
+            self.noticed[table_id] = True  # reloaded again once the reload under way is done
+            return
+        self.noticed[table_id] = False
+        self._spawn(self._reload_noticed(table_id), f"piquet-notice-{table_id}")
+
+    async def _reload_noticed(self, table_id: str) -> None:
+        try:
+            while True:
+                room = self.tables.get(table_id)
+                kind = next((k for k in KINDS if room is not None and k.holds(room)), None)
+                if kind is not None:
+                    await self._reload_if_changed(table_id, kind)
+                if not self.noticed.get(table_id):
+                    return
+                self.noticed[table_id] = False
+        except StoreUnavailable as e:
+            self.outage.lost(e.reason)
+        except Exception:
+            log.exception("table %s could not be reloaded after a change made elsewhere", table_id)
+        finally:
+            self.noticed.pop(table_id, None)
+
+    def _database_lost(self, reason: str) -> None:
+        """Every seat is told that its table waits for its database (its state kept as it is)."""
+        text = json.dumps(database_message(reason))
+        for conns in self.conns.values():
+            for conn in list(conns):
+                conn.post(text)
+
+    async def _database_back(self) -> None:
+        """The database answers again: every table with sockets (and every table whose move it missed) is reloaded
+        from what is stored and sent to its seats, who are told so; the computers go on."""
+        text = json.dumps(database_message(None))
+        ids = {i for i, conns in self.conns.items() if conns} | set(self.adrift)
+        for table_id in ids:
+            room = self.tables.get(table_id)
+            kind = self.adrift.get(table_id) or next((k for k in KINDS if room is not None and k.holds(room)), None)
+            if kind is None:
+                continue
+            try:
+                async with self.lock(table_id):
+                    self.tables.pop(table_id, None)
+                    fresh = await self.room(table_id, kind)
+                    self.adrift.pop(table_id, None)
+                    for conn in list(self.conns.get(table_id, ())):
+                        conn.post(text)
+                    if fresh is not None:
+                        await self.broadcast(fresh)
+            except StoreUnavailable as e:
+                self.outage.lost(e.reason)
+                return
+            self.drive(table_id, kind)
+            self.forget_if_idle(table_id)
 
     async def refresh(self) -> list[str]:
         """Reload and send again every table with open sockets that another process has changed.
@@ -469,18 +580,8 @@ class Hub:
                 mark = marks.get(table_id)
                 if room is None or mark is None or mark == kind.mark_of(room):
                     continue
-                async with self.lock(table_id):
-                    room = self.tables.get(table_id)
-                    fresh_mark = (await asyncio.to_thread(kind.marks, self.store, [table_id])).get(table_id)
-                    if room is None or fresh_mark is None or fresh_mark == kind.mark_of(room):
-                        continue
-                    self.tables.pop(table_id, None)
-                    fresh = await self.room(table_id, kind)
-                    if fresh is None:
-                        continue
-                    await self.broadcast(fresh)
+                if await self._reload_if_changed(table_id, kind):
                     reloaded.append(table_id)
-                self.drive(table_id, kind)
         return reloaded
 
     # ------------------------------------------------------------ who sits at the table, and adjourning
@@ -562,6 +663,21 @@ class Hub:
         if not gone:
             raise TableError("illegal", f"every player is at the table: the {name} is adjourned when one has gone")
         await self.set_adjourned(room, kind, True)
+
+    async def _reload_if_changed(self, table_id: str, kind: Kind) -> bool:
+        """Under the table's lock, reload it and send it to its seats if what is stored differs from what is held."""
+        async with self.lock(table_id):
+            room = self.tables.get(table_id)
+            if room is None:
+                return False
+            fresh = await asyncio.to_thread(kind.load, self.store, table_id)
+            if fresh is None or kind.mark_of(fresh) == kind.mark_of(room):
+                return False
+            fresh.present = self.present(table_id)
+            self.tables[table_id] = fresh
+            await self.broadcast(fresh)
+        self.drive(table_id, kind)
+        return True
 
     # ------------------------------------------------------------ sending
 
@@ -657,6 +773,8 @@ class Hub:
                         await self.commit(room, kind, functools.partial(room.perform, job, room.fallback(job)))
         except asyncio.CancelledError:
             raise
+        except StoreUnavailable as e:  # driven again when the database is back
+            self.outage.lost(e.reason)
         except Exception:
             log.exception("table %s: the computer player failed", table_id)
         finally:
@@ -672,6 +790,7 @@ class Hub:
         if not self.conns.get(table_id) and table_id not in self.drivers:
             self.conns.pop(table_id, None)
             room = self.tables.pop(table_id, None)
+            self.adrift.pop(table_id, None)
             if isinstance(room, Table):
                 forget_partie(room.partie)  # what the views kept of its deals
             lock = self.locks.get(table_id)
@@ -679,7 +798,11 @@ class Hub:
                 del self.locks[table_id]
 
     async def close(self) -> None:
-        tasks = [*self.drivers.values(), *self.adjourners.values(), *([self.watcher] if self.watcher else [])]
+        if self.listener is not None:
+            await self.listener.close()
+        await self.outage.close()
+        tasks = [*self.drivers.values(), *self.adjourners.values(), *self.chores,
+                 *([self.watcher] if self.watcher is not None else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -1117,6 +1240,35 @@ async def _hello(ws: WebSocket) -> tuple[str, str | None] | None:
     return token, name if isinstance(name, str) else ws.query_params.get("name")
 
 
+async def _wait_for_database(hub: Hub, ws: WebSocket) -> bool:
+    """A socket opened while the database cannot be reached is told so, and kept open (no reconnecting in a
+    loop) until it is back (True) or the client leaves (False); a move meanwhile is refused as unsaved."""
+    reason = hub.outage.reason or "it does not answer"
+    await ws.send_text(json.dumps(database_message(reason)))
+    back = asyncio.create_task(hub.outage.back.wait())
+    try:
+        while not back.done():
+            received = asyncio.create_task(ws.receive())
+            await asyncio.wait({back, received}, return_when=asyncio.FIRST_COMPLETED)
+            if not received.done():
+                received.cancel()
+                with contextlib.suppress(BaseException):
+                    await received
+                break
+            message = received.result()
+            if message["type"] == "websocket.disconnect":
+                return False
+            text = message.get("text") or ""
+            reply = '{"type": "pong"}' if '"ping"' in text else json.dumps(unsaved_message(reason))
+            await ws.send_text(reply)
+    except (WebSocketDisconnect, RuntimeError):
+        return False
+    finally:
+        back.cancel()
+    await ws.send_text(json.dumps(database_message(None)))
+    return True
+
+
 async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
     hub: Hub = ws.app.state.hub
     await ws.accept()
@@ -1124,38 +1276,17 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
     if hello is None:
         return
     token, name = hello
-    lock = hub.lock(table_id)
-    async with lock:
-        room = await hub.room(table_id, kind)
-        if room is None:
-            await _refuse(ws, "there is no such table", 4404)
-            return
-        seat = None if len(token) > MAX_TOKEN else room.seat_of_token(token)
-        if seat is None:
-            hub.forget_if_idle(table_id)
-            await _refuse(ws, "that is not a seat's token at this table", 4403)
-            return
-        most = hub.limits.seat_connections
-        if hub.open_on(table_id, seat) >= most:
-            hub.forget_if_idle(table_id)
-            await _refuse(ws, f"this seat is open in {most} windows already, the most a seat may be: close one of "
-                              "them, then reload this page", 4429, "busy")
-            return
-        conn = Connection(ws, seat, room.seats[seat].token_hash)
-        conn.start()
-        hub.conns.setdefault(table_id, set()).add(conn)
-        hub.came_back(table_id)
-        if not room.seats[seat].joined:
-            room.seats[seat].joined = True
-            room.present = hub.present(table_id)
-            renamed = kind.rename(room, seat, name)
-            try:
-                await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
-            except Exception:  # the status is saved again with the next action
-                log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
-            await hub.broadcast(room)
-        elif not hub.seat_news(room):
-            conn.post(state_text(room.message(seat)), state=True)
+    while True:
+        try:
+            async with hub.lock(table_id):
+                conn = await _take_seat(hub, ws, table_id, kind, token, name)
+            break
+        except StoreUnavailable as e:
+            hub.outage.lost(e.reason)
+            if not await _wait_for_database(hub, ws):
+                return
+    if conn is None:
+        return
     hub.drive(table_id, kind)
     try:
         await _serve_socket(hub, conn, table_id, kind)
@@ -1165,6 +1296,47 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
             conns.discard(conn)
         hub.left(table_id, kind)
         await conn.stop()
+
+
+async def _take_seat(hub: Hub, ws: WebSocket, table_id: str, kind: Kind, token: str,
+                     name: str | None) -> Connection | None:
+    """Under the table's lock: the seat's connection, sent the state (None: refused, the socket closed);
+    ``StoreUnavailable`` if the table cannot be loaded."""
+    room = await hub.room(table_id, kind)
+    if room is None:
+        await _refuse(ws, "there is no such table", 4404)
+        return None
+    seat = None if len(token) > MAX_TOKEN else room.seat_of_token(token)
+    if seat is None:
+        hub.forget_if_idle(table_id)
+        await _refuse(ws, "that is not a seat's token at this table", 4403)
+        return None
+    most = hub.limits.seat_connections
+    if hub.open_on(table_id, seat) >= most:
+        hub.forget_if_idle(table_id)
+        await _refuse(ws, f"this seat is open in {most} windows already, the most a seat may be: close one of "
+                          "them, then reload this page", 4429, "busy")
+        return None
+    conn = Connection(ws, seat, room.seats[seat].token_hash)
+    conn.start()
+    hub.conns.setdefault(table_id, set()).add(conn)
+    hub.came_back(table_id)
+    if not room.seats[seat].joined:
+        room.seats[seat].joined = True
+        room.present = hub.present(table_id)
+        renamed = kind.rename(room, seat, name)
+        try:
+            await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
+        except StoreUnavailable as e:  # the arrival is saved with the next action
+            hub.outage.lost(e.reason)
+        except Exception:  # the status is saved again with the next action
+            log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
+        await hub.broadcast(room)
+    elif not hub.seat_news(room):
+        conn.post(state_text(room.message(seat)), state=True)
+    if hub.outage.reason is not None:
+        conn.post(json.dumps(database_message(hub.outage.reason)))
+    return conn
 
 
 async def _serve_socket(hub: Hub, conn: Connection, table_id: str, kind: Kind) -> None:
@@ -1213,16 +1385,20 @@ async def _answer(hub: Hub, conn: Connection, table_id: str, kind: Kind,
     """Make a client's change to the table under its lock, or tell him why not (``TableError``); then the computer
     plays if he is to."""
     async with hub.lock(table_id):
-        room = await hub.room(table_id, kind)
-        if room is None:
-            conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
-            return
         try:
+            room = await hub.room(table_id, kind)
+            if room is None:
+                conn.post(json.dumps(error_message("stale", "the table cannot be loaded now")))
+                return
             await change(room)
         except TableError as e:
             # A refusal citing a law says what the law says, too (talk.laws).
             said = with_law(e.message) if e.code == "illegal" else e.message
             conn.post(json.dumps(error_message(e.code, said)))
+            return
+        except StoreUnavailable as e:
+            hub.outage.lost(e.reason)
+            conn.post(json.dumps(unsaved_message(e.reason)))
             return
     hub.drive(table_id, kind)
 
@@ -1230,25 +1406,62 @@ async def _answer(hub: Hub, conn: Connection, table_id: str, kind: Kind,
 # ---------------------------------------------------------------- the app
 
 
-def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DEFAULT_POLL,
+#: The page a browser is shown while the database cannot be reached (503).
+WAITING_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Piquet: the table waits for its database</title></head>
+<body><main><h1>The table waits for its database</h1>
+<p>The server cannot reach its database just now, so no table can be opened or played. Nothing saved is lost:
+every partie is kept as it was at its last move.</p>
+<p>Try again in a moment (reload this page).</p></main></body></html>
+"""
+
+
+async def database_away(request: Request, exc: Exception) -> Response:
+    """A request that needed the database when it could not be reached: 503, a page (JSON under ``/api``)."""
+    reason = exc.reason if isinstance(exc, StoreUnavailable) else str(exc)
+    hub: Hub = request.app.state.hub
+    hub.outage.lost(reason)
+    headers = {"Retry-After": "5", "Cache-Control": "no-store"}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": f"the database cannot be reached now ({reason}): try again in a moment"},
+                            status_code=503, headers=headers)
+    return HTMLResponse(WAITING_PAGE, status_code=503, headers=headers)
+
+
+async def health(request: Request) -> Response:
+    """``GET /api/health``: whether this process reaches its database (200, or 503), and which process answered
+    (a label made at its start: behind one port, several processes answer in turn)."""
+    hub: Hub = request.app.state.hub
+    await asyncio.to_thread(hub.store.ping)
+    return JSONResponse({"database": "up", "process": hub.store.origin}, headers={"Cache-Control": "no-store"})
+
+
+def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float | None = None,
                limits: Limits = NO_RATE_LIMITS, adjourn: float = DEFAULT_ADJOURN) -> Starlette:
     """The web app on the database ``db_url`` (a URL or an SQLite path; None: the user's data folder).
 
     ``pace``: the least time, in seconds, between the computer's "thinking" and his action, so
     that a person sees each card played (0 in tests).  ``poll``: how often, in seconds, to look
-    for tables changed by another server process on the same database (0: never).  ``limits``:
+    for tables changed by another server process on the same database (0: never; None: ``DEFAULT_POLL``
+    on SQLite, never on PostgreSQL, whose notifications tell each process of the others' changes).  ``limits``:
     what one client address may ask of this process, a seat's sockets and the largest body
     (``guard.Limits``; by default no rates, which ``piquet serve`` sets: ``guard.DEFAULT_LIMITS``).
     ``adjourn``: how long, in seconds, a partie in play waits after its last person has gone before
     it is adjourned (0: never by itself).
     """
     store = Store(database_url(db_url))
+    if poll is None:
+        poll = 0.0 if store.notifies else DEFAULT_POLL
     hub = Hub(store, pace, poll, limits, adjourn)
     redact_logs()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.watch()
+        if hub.listener is not None:  # serve once this process hears the others (or the database is away)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(hub.listener.listening.wait(), 10)
         try:
             yield
         finally:
@@ -1260,6 +1473,7 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
             Route("/", lobby),
             Route("/rules", rules_page),
             Route("/api/glossary", glossary_terms),
+            Route("/api/health", health),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables/mine", my_tables, methods=["POST"]),
@@ -1282,6 +1496,7 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float = DE
         ],
         lifespan=lifespan,
         middleware=[Middleware(Guard, limits=limits)],
+        exception_handlers={StoreUnavailable: database_away},
     )
     app.state.hub = hub
     app.state.store = store

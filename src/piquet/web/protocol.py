@@ -34,6 +34,10 @@ Decisions taken where the spec leaves things open
   the laws forbid it (the message is ``IllegalAction``'s, citing the law).  If the server
   cannot store an action (the database refused it, or another server process changed the
   table) nothing is applied and the sender gets ``stale``: the tables' states are sent again.
+  If the database cannot be reached, the sender gets ``unsaved`` (his move was not saved, and
+  why), every seat gets ``{"type": "database", "up": false, "message": ...}`` (its table waits for
+  its database; the socket stays open) and, when it is back, ``{"type": "database", "up": true,
+  "message": ...}`` and the state as stored.
 * **options** is always a list: ``[]`` when it is not the seat's turn; ``[{"kind": "discard",
   "min": 1, "max": n, "label", "labels"}]`` (``"min": 0`` for the younger at Piquet au cent,
   p. 17: he may send ``"cards": []``; ``"label"``: "Discard one to five cards", ``"labels"[k]``:
@@ -198,7 +202,7 @@ from piquet.talk.words import (
 
 SEATS = ("A", "B")
 STATUSES = ("waiting", "playing", "adjourned", "finished")
-ERROR_CODES = ("malformed", "illegal", "turn", "stale", "token", "busy", "rate")
+ERROR_CODES = ("malformed", "illegal", "turn", "stale", "token", "busy", "rate", "unsaved")
 
 
 class ProtocolError(ValueError):
@@ -940,10 +944,26 @@ def error_message(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
+def database_message(reason: str | None) -> dict[str, Any]:
+    """The table's database has gone (``reason``: why) or, with None, is back: the seats are told."""
+    if reason is None:
+        return {"type": "database", "up": True, "message": "The table's database is back: play goes on."}
+    return {"type": "database", "up": False,
+            "message": f"The table waits for its database, which cannot be reached now ({reason}). "
+                       "Moves cannot be saved until it is back; this page goes on by itself then."}
+
+
+def unsaved_message(reason: str) -> dict[str, Any]:
+    """Why a move was refused when the database could not take it: it was not saved, and nothing changed."""
+    return error_message("unsaved", f"your move was not saved: the table's database cannot be reached ({reason}). "
+                                    "The table is as it was; choose again when the database is back")
+
+
 __all__ = [
     "ChooseDeal", "ClientMessage", "DealBy", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction",
     "at_word", "choice_options", "decode_action", "table_trick", "told_cut",
-    "cut_json", "cut_view", "decode_message", "deal_summary", "encode_action", "error_message", "forget_partie",
-    "last_trick", "message_action", "message_version", "options", "read_message", "state_message", "state_text",
+    "cut_json", "cut_view", "database_message", "decode_message", "deal_summary", "encode_action", "error_message",
+    "forget_partie", "last_trick", "message_action", "message_version", "options", "read_message", "state_message",
+    "state_text", "unsaved_message",
     "view",
 ]

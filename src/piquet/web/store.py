@@ -11,8 +11,12 @@ had when it was loaded (``WHERE version = :old``): a table changed meanwhile by 
 not overwritten.  The saves of a process are gathered into one transaction (``SaveQueue``: one commit for
 all the actions that came while the last was being written).  A database made before the log (no
 ``snapshot`` column) is given it when opened: its records are whole, each at its row's version.
-``marks`` tells a process which of its tables another process has changed.  Nothing here is SQLite-only SQL; a
-``postgresql+psycopg://...`` URL works through the same code (with that driver installed).
+``marks`` tells a process which of its tables another process has changed.  On PostgreSQL each change is
+also told to the other processes: ``pg_notify('piquet', '<table id> <origin>')`` in the transaction that
+makes it (``NOTIFY_CHANNEL``; ``piquet.web.notify`` listens).  Nothing here is SQLite-only SQL; a
+``postgresql+psycopg://...`` URL works through the same code (with that driver installed).  A database
+that cannot be reached (the server stopped, the connection lost) is ``StoreUnavailable``, whatever the
+driver says.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -52,6 +57,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from . import table as tables
@@ -263,20 +269,49 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.close()
 
 
+#: The channel on which a PostgreSQL store tells every server process of a table changed.
+NOTIFY_CHANNEL = "piquet"
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached now (stopped, restarting, the connection lost): nothing was stored.
+
+    ``reason`` is the driver's first line, for the log and for the player ("connection refused").
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _reason(e: DBAPIError) -> str:
+    """The driver's words, short: its first line's last clause ("the database system is shutting down",
+    "Connection refused"), without the server's address."""
+    lines = str(e.orig if e.orig is not None else e).strip().splitlines()
+    if not lines:
+        return type(e).__name__
+    last = lines[0].rsplit("failed:", 1)[-1].replace("FATAL:", "")
+    return " ".join(last.split())[:200] or type(e).__name__
+
+
 class Store:
     """The tables in a database; every method is one transaction (call them off the event loop)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         u = make_url(url)
+        self.notifies = u.get_backend_name() == "postgresql"
+        #: Who made a change, in its notification: a process ignores its own.
+        self.origin = secrets.token_hex(4)
         kwargs: dict[str, Any] = {}
         if u.get_backend_name() == "sqlite" and u.database in (None, "", ":memory:"):
             kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
         self.engine: Engine = create_engine(url, **kwargs)
         if u.get_backend_name() == "sqlite" and u.database not in (None, "", ":memory:"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
-        self._migrate()
+        with self._unavailable():
+            metadata.create_all(self.engine)
+            self._migrate()
 
     def _migrate(self) -> None:
         """A database made before the log: its tables are given the ``snapshot`` column (NULL: each record is
@@ -289,10 +324,34 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    @staticmethod
+    @contextmanager
+    def _unavailable() -> Iterator[None]:
+        """A lost or refused connection as ``StoreUnavailable``; other errors (a bad query) as they are."""
+        try:
+            yield
+        except (OperationalError, InterfaceError) as e:
+            raise StoreUnavailable(_reason(e)) from e
+        except DBAPIError as e:
+            if not e.connection_invalidated:
+                raise
+            raise StoreUnavailable(_reason(e)) from e
+
     @contextmanager
     def _begin(self) -> Iterator[Connection]:
-        with self.engine.begin() as conn:
+        with self._unavailable(), self.engine.begin() as conn:
             yield conn
+
+    def _notify(self, conn: Connection, table_id: str) -> None:
+        """On PostgreSQL, tell the other server processes that the table changed, when this transaction
+        commits (and only then)."""
+        if self.notifies:
+            conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, f"{table_id} {self.origin}")))
+
+    def ping(self) -> None:
+        """Ask the database for nothing: ``StoreUnavailable`` if it cannot be reached."""
+        with self._begin() as conn:
+            conn.execute(select(1))
 
     def insert(self, row: TableRow) -> None:
         with self._begin() as conn:
@@ -336,6 +395,8 @@ class Store:
         try:
             with self._begin() as conn:
                 return [self._save_one(conn, x) for x in saves]
+        except StoreUnavailable:
+            raise  # the database away: none was stored
         except Exception:
             if len(saves) == 1:
                 raise
@@ -348,8 +409,7 @@ class Store:
                 out.append(e)
         return out
 
-    @staticmethod
-    def _save_one(conn: Connection, x: Save) -> bool:
+    def _save_one(self, conn: Connection, x: Save) -> bool:
         """One save, by statements made once (``_SAVES``): building a statement costs more than running it."""
         values: dict[str, Any] = {"k_id": x.table_id, "k_old": x.old_version, "k_version": x.version,
                                   "k_status": x.status, "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0),
@@ -359,12 +419,14 @@ class Store:
             if conn.execute(_SAVES.snapshot, values).rowcount != 1:
                 return False
             conn.execute(_SAVES.drop_log, values)
+            self._notify(conn, x.table_id)
             return True
         if conn.execute(_SAVES.step, values).rowcount != 1:
             return False
         if x.action is not None and x.seat is not None:
             conn.execute(_SAVES.log, {"k_id": x.table_id, "k_version": x.version, "k_seat": x.seat,
                                       "k_action": x.action})
+        self._notify(conn, x.table_id)
         return True
 
     def join(self, table_id: str, seat: str, name: str | None, status: str) -> None:
@@ -375,6 +437,7 @@ class Store:
             values[f"{p}_name"] = name
         with self._begin() as conn:
             conn.execute(update(piquet_tables).where(piquet_tables.c.id == table_id).values(**values))
+            self._notify(conn, table_id)
 
     def marks(self, table_ids: Iterable[str]) -> dict[str, Mark]:
         """What tells whether a table changed: its version and its seats' arrival and names."""
@@ -395,7 +458,10 @@ class Store:
         with self._begin() as conn:
             result = conn.execute(update(piquet_tables).where(piquet_tables.c.id == table_id, column == old_hash)
                                   .values({column: new_hash, "updated": time.time()}))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            self._notify(conn, table_id)  # the other processes close the old link's sockets
+            return True
 
     # ------------------------------------------------------------ chouettes (p. 106)
 
@@ -420,7 +486,10 @@ class Store:
                 update(piquet_chouettes).where(c.id == chouette_id, c.version == old_version)
                 .values(version=version, document=document, status=status,
                         summary=json.dumps(summary, ensure_ascii=False), updated=time.time()))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            self._notify(conn, chouette_id)
+            return True
 
     def join_chouette(self, chouette_id: str, name: str, status: str) -> None:
         """Mark a person's seat at a chouette as joined, and the chouette's status."""
@@ -435,6 +504,7 @@ class Store:
                     seat.joined = True
             conn.execute(update(piquet_chouettes).where(c.id == chouette_id)
                          .values(seats=_seats_json(seats), status=status, updated=time.time()))
+            self._notify(conn, chouette_id)
 
     def chouette_marks(self, chouette_ids: Iterable[str]) -> dict[str, Mark]:
         """What tells whether a chouette changed: its version and its seats' arrival and names."""
@@ -465,7 +535,10 @@ class Store:
             found[0].token_hash = new_hash
             result = conn.execute(update(piquet_chouettes).where(c.id == chouette_id, c.seats == r.seats)
                                   .values(seats=_seats_json(seats), updated=time.time()))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            self._notify(conn, chouette_id)
+            return True
 
     def list_chouettes(self, limit: int = 200, *, status: str | None = None,
                        ids: Iterable[str] | None = None) -> list[ChouetteRow]:
@@ -557,5 +630,6 @@ class SaveQueue:
                 await self._task
 
 
-__all__ = ["ADJOURNED", "ChouetteRow", "Mark", "Save", "SaveQueue", "SeatRow", "Store", "TableRow",
-           "database_url", "default_database_path", "piquet_actions", "piquet_chouettes", "piquet_tables"]
+__all__ = ["ADJOURNED", "NOTIFY_CHANNEL", "ChouetteRow", "Mark", "Save", "SaveQueue", "SeatRow", "Store",
+           "StoreUnavailable", "TableRow", "database_url", "default_database_path", "piquet_actions",
+           "piquet_chouettes", "piquet_tables"]

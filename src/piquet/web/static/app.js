@@ -85,6 +85,7 @@ const S = {
   retryAt: 0,
   pingTimer: null,
   fatal: null, // a reason not to reconnect (wrong token, no such table)
+  database: null, // why the table waits for its database (the socket stays open; null while it answers)
   selected: new Set(),
   selectionKey: null,
   pending: false, // an action was sent and no answer came yet
@@ -243,6 +244,12 @@ function onMessage(msg) {
     S.thinkingName = msg.name || null;
     S.thinkingKind = msg.kind || null;
     renderStatus();
+  } else if (msg.type === "database") {
+    // The table's database has gone (moves are refused as not saved) or is back (the state follows).
+    S.database = msg.up ? null : msg.message || "The table waits for its database.";
+    if (msg.up && S.error && S.error.code === "unsaved") S.error = null;
+    renderConnection(S.connected ? "open" : "waiting");
+    render();
   } else if (msg.type === "error") {
     S.pending = false;
     showError({ code: msg.code || "error", message: msg.message || "The server refused that." });
@@ -255,7 +262,7 @@ function onMessage(msg) {
 
 const ERROR_WORDS = {
   illegal: "Not allowed", turn: "Not your turn", stale: "The table had moved on",
-  malformed: "The server could not read that", token: "Wrong seat",
+  malformed: "The server could not read that", token: "Wrong seat", unsaved: "Not saved",
 };
 
 function showError(err) {
@@ -488,9 +495,10 @@ function restoreFocus(f) {
 function renderConnection(state) {
   const e = $("connection");
   if (!e) return;
-  e.dataset.state = state;
+  e.dataset.state = state === "open" && S.database ? "database" : state;
+  e.title = state === "open" && S.database ? S.database : "";
   const now = $("reconnect-now");
-  if (state === "open") e.textContent = "Connected";
+  if (state === "open") e.textContent = S.database ? "The table waits for its database" : "Connected";
   else if (state === "connecting") e.textContent = "Connecting\u2026";
   else if (state === "fatal") e.textContent = "Not connected";
   else {
