@@ -16,12 +16,23 @@ both seats (``piquet.web.table``, ``piquet.web.protocol``), the same random choi
 same options, round the same number of tables.  The ratio tells what serving costs.
 
     python bench/web.py [--games N] [--seconds S] [--port P]
+
+The realistic mode, ``--tables N --think LO,HI``, is an evening at a club or a public site's peak:
+``N`` tables between two persons (``2N`` websockets), each seat acting ``LO`` to ``HI`` seconds
+(uniformly at random) after its turn comes, for ``--seconds``; a table whose partie ends is left
+and a new one opened in its place.  It prints the latency of an action (sent to the state of a
+higher version received), the errors received, and the server's memory (its resident set, from
+``/proc``) before any table, once every seat is connected, at the end, and after every client
+has gone; no in-process baseline.
+
+    python bench/web.py --tables 1000 --think 1,3 [--seconds S] [--rounds R] [--profile FILE] [--port P]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -42,7 +53,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from piquet.core.rules import rules_named
-from piquet.web.protocol import decode_message, state_message
+from piquet.web.app import TWO_SEATS
+from piquet.web.protocol import decode_message, state_message, state_text
 from piquet.web.store import SeatRow, Store, TableRow, database_url
 from piquet.web.table import Seat, Table
 
@@ -217,9 +229,14 @@ async def drive(base: str, games: list[dict[str, Any]], seconds: float, server_p
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*(c.ws.close() for c in clients), return_exceptions=True)
 
+    print(f"games:                 {len(games):9,}  ({len(stats.finished)} finished)")
+    return report(stats, elapsed, (cpu_server, cpu_server_end), cpu_self_end - cpu_self)
+
+
+def report(stats: Stats, elapsed: float, cpu_server: tuple[float | None, float | None], cpu_self: float) -> float:
+    """Print the time, the actions, the latency, the errors and the CPU of a run; the actions a second."""
     applied = sum(v - stats.first.get(t, 0) for t, v in stats.last.items())
     lat = stats.latencies
-    print(f"games:                 {len(games):9,}  ({len(stats.finished)} finished)")
     print(f"time:                  {elapsed:9.1f} s")
     print(f"actions applied:       {applied:9,}  ({len(lat):,} timed)")
     print(f"throughput:            {applied / elapsed:9,.0f} actions/s")
@@ -231,11 +248,190 @@ async def drive(base: str, games: list[dict[str, Any]], seconds: float, server_p
     print(f"errors received:       {errors:9,}{detail}")
     if stats.closed:
         print(f"sockets closed by the server: {stats.closed}")
-    if cpu_server is not None and cpu_server_end is not None:
-        print(f"CPU busy:              server {100 * (cpu_server_end - cpu_server) / elapsed:.0f}%,"
-              f" clients {100 * (cpu_self_end - cpu_self) / elapsed:.0f}% of one core"
-              f" ({os.cpu_count()} cores)")
+    start, end = cpu_server
+    if start is not None and end is not None:
+        print(f"CPU busy:              server {100 * (end - start) / elapsed:.0f}%,"
+              f" clients {100 * cpu_self / elapsed:.0f}% of one core ({os.cpu_count()} cores)")
     return applied / elapsed
+
+
+# ---------------------------------------------------------------- the realistic mode
+
+
+def rss_mb(pid: int) -> float | None:
+    """A process's resident set in MB, from /proc (None where there is none)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _mb(value: float | None) -> str:
+    return "?" if value is None else f"{value:.0f} MB"
+
+
+class Person(Client):
+    """One seat played by a person: on its turn it thinks ``think`` seconds (uniformly), then acts."""
+
+    def __init__(self, table: str, ws: ClientConnection, stats: Stats, rng: random.Random,
+                 think: tuple[float, float]) -> None:
+        super().__init__(table, ws, stats, rng)
+        self.think = think
+        self.timer: asyncio.TimerHandle | None = None
+        self.sending: set[asyncio.Task[None]] = set()
+        self.playing = False  # set when the clock starts: no action before
+
+    def take(self, text: str | bytes, now: float) -> None:
+        super().take(text, now)
+        self.plan()
+
+    def plan(self) -> None:
+        """On its turn, with nothing in flight or planned, act after thinking."""
+        view = self.view
+        if not self.playing or self.pending is not None or self.timer is not None or view is None:
+            return
+        if view["my_turn"] and view["options"]:
+            self.timer = asyncio.get_running_loop().call_later(self.rng.uniform(*self.think), self.fire)
+
+    def fire(self) -> None:
+        self.timer = None
+        view = self.view
+        if view is None or self.pending is not None or not view["my_turn"] or not view["options"]:
+            return
+        text = json.dumps({"type": "action", "version": self.version, "action": choose(view, self.rng)})
+        self.pending = (self.version, time.perf_counter())
+        task = asyncio.create_task(self.ws.send(text))
+        self.sending.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self.sending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.pending = None  # the socket closed under it: counted by run()
+
+    def start(self) -> None:
+        self.playing = True
+        self.plan()
+
+    async def read(self) -> None:
+        """Read until the partie is over or the socket closes."""
+        try:
+            while not self.over():
+                self.take(await self.ws.recv(), time.perf_counter())
+        except ConnectionClosed:
+            if self.playing:
+                self.stats.closed += 1
+
+    async def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.playing = False
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+
+
+class Evening:
+    """``tables`` tables between persons, each kept full: a finished partie is left and another opened."""
+
+    def __init__(self, base: str, tables: int, think: tuple[float, float], stats: Stats, seed: int = 0) -> None:
+        self.base, self.ws_base = base, "ws" + base[len("http"):]
+        self.tables, self.think, self.stats = tables, think, stats
+        self.seed = seed
+        self.gate = asyncio.Semaphore(50)  # tables being opened at once
+        self.go = asyncio.Event()
+        self.stop = asyncio.Event()
+        self.seats: list[Person] = []
+        self.opened = 0
+
+    async def open_table(self) -> list[Person]:
+        seed, self.seed = self.seed, self.seed + 1
+        async with self.gate:
+            g = await asyncio.to_thread(http, self.base, "POST", "/api/tables",
+                                        {"opponent": "person", "rules": RULES, "name": "A", "seed": seed})
+            people = []
+            for j, url in enumerate((g["url"], g["invite"])):
+                token = url.split("token=", 1)[1]
+                ws = await connect(f"{self.ws_base}/ws/{g['table']}?token={token}", open_timeout=120,
+                                   ping_interval=None, max_size=1 << 22)
+                person = Person(g["table"], ws, self.stats, random.Random(2 * seed + j), self.think)
+                person.take(await ws.recv(), time.perf_counter())
+                people.append(person)
+        self.opened += 1
+        return people
+
+    async def keep(self) -> None:
+        """One table, kept full until the end: each partie played out, then another."""
+        while not self.stop.is_set():
+            people = await self.open_table()
+            self.seats.extend(people)
+            await self.go.wait()
+            for p in people:
+                p.start()
+            runs = [asyncio.create_task(p.read()) for p in people]
+            stopping = asyncio.create_task(self.stop.wait())
+            await asyncio.wait([*runs, stopping], return_when=asyncio.FIRST_COMPLETED)
+            if any(p.over() for p in people):
+                self.stats.finished.add(people[0].table)
+            stopping.cancel()
+            for t in runs:
+                t.cancel()
+            await asyncio.gather(*runs, stopping, return_exceptions=True)
+            for p in people:
+                await p.close()
+                self.seats.remove(p)
+
+
+async def evening(base: str, tables: int, think: tuple[float, float], seconds: float, server_pid: int,
+                  profile: str | None = None, seed: int = 0) -> None:
+    """The realistic mode: see the module's docstring.  ``profile``: a file for py-spy's profile of the server
+    while the clock runs (``py-spy`` beside this Python or on the PATH)."""
+    stats = Stats()
+    rss_start = rss_mb(server_pid)
+    ev = Evening(base, tables, think, stats, seed)
+    start_open = time.perf_counter()
+    keepers = [asyncio.create_task(ev.keep()) for _ in range(tables)]
+    while ev.opened < tables:
+        await asyncio.sleep(0.2)
+    opened = time.perf_counter() - start_open
+    rss_open = rss_mb(server_pid)
+    print(f"{tables} tables between persons ({RULES}), {2 * tables} websockets opened in {opened:.1f} s;"
+          f" each seat acts {think[0]:g}-{think[1]:g} s after its turn comes", flush=True)
+    stats.first = dict(stats.last)
+    cpu_server, cpu_self = cpu_seconds(server_pid), time.process_time()
+    spy = None
+    if profile:
+        found = Path(sys.executable).parent / "py-spy"
+        exe = str(found) if found.exists() else shutil.which("py-spy")
+        if exe is None:
+            raise SystemExit("bench/web.py: --profile needs py-spy (pip install py-spy)")
+        spy = subprocess.Popen([exe, "record", "-p", str(server_pid), "-o", profile, "-d", str(int(seconds)),
+                                "-f", "raw", "-r", "50", "--nonblocking"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    start = time.perf_counter()
+    ev.go.set()
+    samples = []
+    while (elapsed := time.perf_counter() - start) < seconds:
+        await asyncio.sleep(min(10.0, seconds - elapsed))
+        samples.append((time.perf_counter() - start, rss_mb(server_pid)))
+    elapsed = time.perf_counter() - start
+    cpu_server_end, cpu_self_end = cpu_seconds(server_pid), time.process_time()
+    rss_end = rss_mb(server_pid)
+    if spy is not None:
+        spy.wait()
+    ev.stop.set()
+    await asyncio.gather(*keepers, return_exceptions=True)
+    await asyncio.sleep(5.0)  # the server drops the tables its clients have left
+    rss_gone = rss_mb(server_pid)
+
+    print(f"tables:                {tables:9,}  ({len(stats.finished)} parties finished, {ev.opened} tables opened)")
+    report(stats, elapsed, (cpu_server, cpu_server_end), cpu_self_end - cpu_self)
+    print(f"server memory (RSS):   start {_mb(rss_start)}, all connected {_mb(rss_open)}, end {_mb(rss_end)},"
+          f" clients gone {_mb(rss_gone)}")
+    print("  every 10 s:          " + ", ".join(f"{t:.0f} s {_mb(m)}" for t, m in samples))
 
 
 # ---------------------------------------------------------------- the baseline
@@ -244,8 +440,9 @@ async def drive(base: str, games: list[dict[str, Any]], seconds: float, server_p
 def baseline(games: int, seconds: float, store: Store | None = None) -> float:
     """Actions a second in-process: choose from the options, apply, and the view of both seats.
 
-    With a ``store``, also what the server does besides: the two state messages as JSON, the
-    record as JSON and its ``UPDATE`` in the database (``Hub.commit``, ``Hub.broadcast``).
+    With a ``store``, also what the server does besides: the two state messages as JSON, and the action
+    stored in the database, in the log or with the whole record when a snapshot is due (``Hub.commit``,
+    ``Hub.broadcast``), one transaction an action.
     """
     rules = rules_named(RULES)
     rng = random.Random(0)
@@ -278,9 +475,11 @@ def baseline(games: int, seconds: float, store: Store | None = None) -> float:
             t.apply(seat, msg.action, msg.version)
             views["A"], views["B"] = t.view("A"), t.view("B")
             if store is not None:
-                store.save(t.id, t.version - 1, t.version, t.record_json(), t.status, t.scores)
+                write = TWO_SEATS.write(t, t.version - 1)
+                assert write is not None
+                store.save_all([write])
                 for s in ("A", "B"):
-                    json.dumps(state_message(t.version, s, views[s]))
+                    state_text(state_message(t.version, s, views[s]))
             n += 1
         now = time.perf_counter()
         if now >= deadline:
@@ -290,15 +489,38 @@ def baseline(games: int, seconds: float, store: Store | None = None) -> float:
 # ---------------------------------------------------------------- main
 
 
+def _think(ap: argparse.ArgumentParser, text: str) -> tuple[float, float]:
+    """``--think LO,HI`` as two numbers of seconds, 0 <= LO <= HI."""
+    try:
+        lo, hi = (float(x) for x in text.split(","))
+    except ValueError:
+        ap.error(f"--think is LO,HI in seconds (e.g. 1,3), not {text!r}")
+    if not 0 <= lo <= hi:
+        ap.error(f"--think is LO,HI with 0 <= LO <= HI, not {text!r}")
+    return lo, hi
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games played at once (default 200)")
     ap.add_argument("--seconds", type=float, default=30.0, help="how long to play (default 30)")
     ap.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
+    ap.add_argument("--tables", type=int, default=0,
+                    help="the realistic mode: so many tables between persons, kept full (2 websockets each)")
+    ap.add_argument("--think", default="1,3", metavar="LO,HI",
+                    help="the realistic mode: each seat acts LO to HI seconds after its turn comes (default 1,3)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="the realistic mode: play it so many times on the same server (memory flat after the first)")
+    ap.add_argument("--profile", metavar="FILE", help="the realistic mode: py-spy's profile of the server, "
+                                                       "folded stacks, written to FILE")
     args = ap.parse_args()
+    think = _think(ap, args.think)
+    if args.tables < 0 or args.games < 1 or args.seconds <= 0 or args.rounds < 1:
+        ap.error("--tables is 0 or more, --games and --rounds 1 or more, --seconds more than 0")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the finally below stops the server
     port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
+    served = 0.0
     with tempfile.TemporaryDirectory(prefix="piquet-bench-") as tmp:
         log = Path(tmp) / "server.log"
         cmd = [piquet_command(), "serve", "--host", "127.0.0.1", "--port", str(port),
@@ -308,10 +530,16 @@ def main() -> None:
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         try:
             wait_ready(proc, base, log)
-            games = [http(base, "POST", "/api/tables", {"opponent": "person", "rules": RULES, "name": "A",
-                                                         "seed": i})
-                     for i in range(args.games)]
-            served = asyncio.run(drive(base, games, args.seconds, proc.pid))
+            for r in range(args.rounds if args.tables else 0):
+                if r:
+                    print(f"round {r + 1}: the same again on the same server, new tables", flush=True)
+                asyncio.run(evening(base, args.tables, think, args.seconds, proc.pid,
+                                    args.profile if r == 0 else None, seed=r * 1_000_000))
+            if not args.tables:
+                games = [http(base, "POST", "/api/tables", {"opponent": "person", "rules": RULES, "name": "A",
+                                                             "seed": i})
+                         for i in range(args.games)]
+                served = asyncio.run(drive(base, games, args.seconds, proc.pid))
         finally:
             proc.terminate()
             try:
@@ -323,6 +551,8 @@ def main() -> None:
                   if line.strip() and not line.startswith("piquet: playing at")]
         if logged:
             print("the server's log:\n" + "\n".join(logged[-40:]))
+    if args.tables:
+        return
     span = min(args.seconds, 5.0)
     inproc = baseline(args.games, span)
     print(f"in-process (baseline):  {inproc:9,.0f} actions/s  (apply + view of both seats, no network)")
@@ -333,7 +563,7 @@ def main() -> None:
             stored = baseline(args.games, span, store)
         finally:
             store.close()
-    print(f"+ JSON, record stored:  {stored:9,.0f} actions/s  (all the server's work but the sockets)")
+    print(f"+ JSON, action stored:  {stored:9,.0f} actions/s  (all the server's work but the sockets)")
     print(f"served / that:          {served / stored:9.3f}")
 
 

@@ -45,7 +45,6 @@ from piquet.core.rules import Rules, rules_named
 from piquet.players.levels import level_named
 from piquet.players.runner import new_seed
 from piquet.records.jsontext import read_json
-from piquet.records.record import RecordError
 from piquet.stakes.chouette import ChouetteError
 from piquet.talk.guide import page_html, talk_terms
 from piquet.talk.laws import with_law
@@ -63,13 +62,26 @@ from .protocol import (
     database_message,
     decode_message,
     error_message,
+    forget_partie,
     read_message,
+    state_text,
     unsaved_message,
 )
 from .rewind import MAX_TOKEN, seat_opened
 from .rewind import routes as rewind_routes
 from .settle import routes as settle_routes
-from .store import ADJOURNED, ChouetteRow, Mark, SeatRow, Store, StoreUnavailable, TableRow, database_url
+from .store import (
+    ADJOURNED,
+    ChouetteRow,
+    Mark,
+    Save,
+    SaveQueue,
+    SeatRow,
+    Store,
+    StoreUnavailable,
+    TableRow,
+    database_url,
+)
 from .table import Job, Seat, Table, TableError, hash_token, new_token
 
 log = logging.getLogger("piquet.web")
@@ -146,6 +158,8 @@ class Kind(Protocol):
 
     def save(self, store: Store, room: Room, old_version: int) -> bool: ...
 
+    def write(self, room: Room, old_version: int) -> Save | None: ...
+
     def rename(self, room: Room, seat: str, name: str | None) -> str | None: ...
 
     def join(self, store: Store, room: Room, seat: str, name: str | None) -> None: ...
@@ -168,24 +182,31 @@ class TwoSeats:
         return isinstance(room, Table)
 
     def load(self, store: Store, room_id: str) -> Table | None:
-        row = store.load(room_id)
+        row = store.load_logged(room_id)
         if row is None:
             return None
         try:
-            table = Table.from_record(row.id, _seats_of(row), row.record, row.opponent, row.version)
-        except (RecordError, ValueError) as e:
+            table = Table.from_log(row.id, _seats_of(row), row.record, row.opponent,
+                                   row.version if row.snapshot is None else row.snapshot, row.log)
+        except ValueError as e:  # RecordError, ProtocolError, a log that does not follow
             log.error("table %s cannot be rebuilt from its record: %s", room_id, e)
             return None
-        if table.version != row.version:
-            log.warning("table %s: the record has %d actions, the row says version %d", room_id,
-                        table.version, row.version)
-            table.version = row.version
         table.adjourned = row.status == ADJOURNED
         return table
 
     def save(self, store: Store, room: Room, old_version: int) -> bool:
         assert isinstance(room, Table)
         return store.save(room.id, old_version, room.version, room.record_json(), room.status, room.scores)
+
+    def write(self, room: Room, old_version: int) -> Save | None:
+        """The change as the save queue stores it: the action for the log, or the whole record when a snapshot
+        is due (``Table.snapshot_due``)."""
+        assert isinstance(room, Table)
+        logged = room.logged() if room.version == old_version + 1 else None
+        if logged is None or room.snapshot_due():
+            room.snapshot, room.snapshot_deals = room.version, len(room.partie.deals)
+            return Save(room.id, old_version, room.version, room.status, room.scores, record=room.record_json())
+        return Save(room.id, old_version, room.version, room.status, room.scores, *logged)
 
     def rename(self, room: Room, seat: str, name: str | None) -> str | None:
         """The invited seat takes the name his first connection gives (``&name=``)."""
@@ -243,6 +264,9 @@ class Chouettes:
     def save(self, store: Store, room: Room, old_version: int) -> bool:
         assert isinstance(room, ChouetteTable)
         return store.save_chouette(room.id, old_version, room.version, room.document(), room.status, room.summary())
+
+    def write(self, room: Room, old_version: int) -> Save | None:
+        return None  # a chouette's document is stored whole (``save``)
 
     def rename(self, room: Room, seat: str, name: str | None) -> str | None:
         return None  # the players are named when the chouette is made: the cut and the card name them
@@ -376,6 +400,7 @@ class Hub:
         self.conns: dict[str, set[Connection]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.adjourners: dict[str, asyncio.Task[None]] = {}
+        self.saves = SaveQueue(store)
         self.outage = Outage(store, self._database_lost, self._database_back)
         self.listener: Listener | None = None
         #: Tables dropped from memory with a move the database did not take: reloaded when it is back.
@@ -412,7 +437,7 @@ class Hub:
             await self.broadcast(room)
             return
         try:
-            saved = await asyncio.to_thread(kind.save, self.store, room, old)
+            saved = await self.save(kind, room, old)
         except StoreUnavailable:
             # Not stored: the change made in memory is forgotten, the seats keep the state they have.
             self.tables.pop(room.id, None)
@@ -430,6 +455,14 @@ class Hub:
             raise TableError("stale", "the table could not be saved as it was (changed elsewhere?): "
                                       "look again and choose")
         await self.broadcast(room)
+
+    async def save(self, kind: Kind, room: Room, old: int) -> bool:
+        """Store the change from version ``old``: through the save queue (one transaction for the actions
+        that come together), or whole in a worker thread."""
+        write = kind.write(room, old)
+        if write is None:
+            return await asyncio.to_thread(kind.save, self.store, room, old)
+        return await self.saves.save(write)
 
     # ------------------------------------------------------------ other server processes
 
@@ -660,7 +693,7 @@ class Hub:
                 conn.end(json.dumps(error_message("token", REVOKED)), 4401)
                 continue
             if conn.seat not in texts:
-                texts[conn.seat] = json.dumps(room.message(conn.seat))
+                texts[conn.seat] = state_text(room.message(conn.seat))
             conn.post(texts[conn.seat], state=True)
 
     async def send_all(self, table_id: str, message: dict[str, Any], only: frozenset[str] | None = None) -> None:
@@ -756,8 +789,13 @@ class Hub:
         """
         if not self.conns.get(table_id) and table_id not in self.drivers:
             self.conns.pop(table_id, None)
-            self.tables.pop(table_id, None)
+            room = self.tables.pop(table_id, None)
             self.adrift.pop(table_id, None)
+            if isinstance(room, Table):
+                forget_partie(room.partie)  # what the views kept of its deals
+            lock = self.locks.get(table_id)
+            if lock is not None and not lock.locked() and not getattr(lock, "_waiters", None):
+                del self.locks[table_id]
 
     async def close(self) -> None:
         if self.listener is not None:
@@ -770,6 +808,7 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.saves.close()
 
 
 # ---------------------------------------------------------------- HTTP
@@ -1294,7 +1333,7 @@ async def _take_seat(hub: Hub, ws: WebSocket, table_id: str, kind: Kind, token: 
             log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
         await hub.broadcast(room)
     elif not hub.seat_news(room):
-        conn.post(json.dumps(room.message(seat)), state=True)
+        conn.post(state_text(room.message(seat)), state=True)
     if hub.outage.reason is not None:
         conn.post(json.dumps(database_message(hub.outage.reason)))
     return conn

@@ -162,7 +162,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import FULL_PACK, Card, CardError, Mask, card_name, cards_of, parse_card
@@ -460,34 +460,66 @@ def _by_seat(values: tuple[Any, Any], seats: tuple[str, str]) -> dict[str, Any]:
 
 
 _T = TypeVar("_T")
-#: How many deals an interface keeps what it made of them for (their events' JSON, each seat's lines).
-_DEALS_KEPT = 4096
 
 
-def _kept_for(cache: OrderedDict[int, tuple[Deal, _T]], deal: Deal, make: Callable[[], _T]) -> _T:
-    """What is kept in ``cache`` for ``deal``, made by ``make`` the first time: by ``id(deal)``, with the deal
-    held beside it so that its id is not reused while the entry lives; the least recently used is dropped
-    past ``_DEALS_KEPT`` deals."""
-    key = id(deal)
-    hit = cache.get(key)
-    if hit is not None and hit[0] is deal:
-        cache.move_to_end(key)
-        return hit[1]
-    value = make()
-    cache[key] = (deal, value)
-    if len(cache) > _DEALS_KEPT:
-        cache.popitem(last=False)
-    return value
+class _DealCache(Generic[_T]):
+    """What an interface made of each deal (its events' JSON, each seat's lines), kept by ``id(deal)`` with the
+    deal held beside it so that its id is not reused while the entry lives.  Bounded in bytes: an entry is
+    reckoned ``per_event`` bytes for each event of its deal (measured with tracemalloc: a whole deal's entry
+    held that much an event), weighed again each time it is used (a deal in play grows), and the least
+    recently used are dropped past ``budget``.  A table leaving memory drops its deals at once
+    (``forget_partie``)."""
+
+    def __init__(self, per_event: int, budget: int) -> None:
+        self.per_event, self.budget = per_event, budget
+        self.entries: OrderedDict[int, tuple[Deal, _T, int]] = OrderedDict()
+        self.bytes = 0
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def kept_for(self, deal: Deal, make: Callable[[], _T]) -> _T:
+        """What is kept for ``deal``, made by ``make`` the first time."""
+        key = id(deal)
+        weight = (1 + len(deal.events)) * self.per_event
+        hit = self.entries.get(key)
+        if hit is not None and hit[0] is deal:
+            self.entries.move_to_end(key)
+            value = hit[1]
+            self.bytes -= hit[2]
+        else:
+            if hit is not None:
+                self.bytes -= hit[2]
+            value = make()
+        self.entries[key] = (deal, value, weight)
+        self.bytes += weight
+        while self.bytes > self.budget and len(self.entries) > 1:
+            self.bytes -= self.entries.popitem(last=False)[1][2]
+        return value
+
+    def value(self, deal: Deal) -> _T | None:
+        hit = self.entries.get(id(deal))
+        return hit[1] if hit is not None and hit[0] is deal else None
+
+    def forget(self, deal: Deal) -> None:
+        hit = self.entries.get(id(deal))
+        if hit is not None and hit[0] is deal:
+            del self.entries[id(deal)]
+            self.bytes -= hit[2]
+
+
+def _kept_for(cache: _DealCache[_T], deal: Deal, make: Callable[[], _T]) -> _T:
+    return cache.kept_for(deal, make)
 
 
 #: The events of deals as JSON, made as they happen: [its events' JSON, the last event], by deal.
-_EVENTS: OrderedDict[int, tuple[Deal, list[Any]]] = OrderedDict()
+_EVENTS: _DealCache[list[Any]] = _DealCache(300, 32 << 20)
 
 
 #: For each deal, the narration of each seat's view so far: (events told, the narrator before its held
 #: showings are flushed, the lines told), so that a view after one more action tells only what is new.
 _Told = tuple[tuple[Event, ...], Narrator, list[Any]]
-_TOLD: OrderedDict[int, tuple[Deal, dict[tuple[str, tuple[str, ...], tuple[Mask, Mask]], _Told]]] = OrderedDict()
+_TOLD: _DealCache[dict[tuple[str, tuple[str, ...], tuple[Mask, Mask]], _Told]] = _DealCache(1300, 96 << 20)
 
 
 def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str], seat: str,
@@ -514,8 +546,7 @@ def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str
 
 
 #: The last deal's summary with one seat's lines, made once a seat and shared by later views (read-only).
-_LAST_TOLD: OrderedDict[int, tuple[Deal, dict[tuple[str, tuple[tuple[str, str], ...]], dict[str, Any]]]]
-_LAST_TOLD = OrderedDict()
+_LAST_TOLD: _DealCache[dict[tuple[str, tuple[tuple[str, str], ...]], dict[str, Any]]] = _DealCache(1000, 96 << 20)
 
 
 def last_deal_told(partie: Partie, index: int, seat: str, names: Mapping[str, str]) -> dict[str, Any]:
@@ -759,6 +790,29 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
     return v
 
 
+def forget_partie(partie: Partie) -> None:
+    """Drop what the views kept of a partie's deals (a table leaving memory), and the JSON of their shared
+    parts: its deals are not kept alive by the caches until they fill."""
+    global _texts_chars
+    for deal in partie.deals:
+        shared: list[object] = list((_EVENTS.value(deal) or [[]])[0])
+        shared.extend((_LAST_TOLD.value(deal) or {}).values())
+        for _, _, lines in (_TOLD.value(deal) or {}).values():
+            shared.extend(lines)
+        for obj in shared:
+            text = _TEXTS.get(id(obj))
+            if text is not None and text[0] is obj:
+                _texts_chars -= len(_TEXTS.pop(id(obj))[1])
+        for cache in (_EVENTS, _TOLD, _LAST_TOLD):
+            cache.forget(deal)
+        hit = _SUMMARIES.get(id(deal))
+        if hit is not None and hit[0] is deal:
+            del _SUMMARIES[id(deal)]
+        done = _FINISHED.get(id(deal))
+        if done is not None and done.last is deal:
+            del _FINISHED[id(deal)]
+
+
 def told_cut(rules: Rules, cut: tuple[Card, Card, str], seat: str, names: Mapping[str, str]) -> str:
     """The cut in words, as ``seat`` is told it (``cut_words``)."""
     return cut_words(names, {"A": cut[0], "B": cut[1]}, cut[2], not rules.higher_cut_chooses, seat)
@@ -830,6 +884,61 @@ def state_message(version: int, seat: str, view_: dict[str, Any]) -> dict[str, A
     return {"type": "state", "version": version, "seat": seat, "view": view_}
 
 
+#: The JSON of what views share and do not change, by identity (each object held beside its text, so that its
+#: id is not reused while the entry lives): a deal's events (``events_json``) and the last deal's summary
+#: (``last_deal_told``).  Bounded by the length of the texts kept, the least recently used dropped first.
+_TEXTS: OrderedDict[int, tuple[object, str]] = OrderedDict()
+_TEXTS_MAX_CHARS = 16 << 20
+_texts_chars = 0
+
+
+def _shared_text(obj: object) -> str:
+    """The JSON of a shared, read-only part of views, made once."""
+    global _texts_chars
+    key = id(obj)
+    hit = _TEXTS.get(key)
+    if hit is not None and hit[0] is obj:
+        _TEXTS.move_to_end(key)
+        return hit[1]
+    text = json.dumps(obj, separators=(",", ":"))
+    if hit is not None:
+        _texts_chars -= len(_TEXTS.pop(key)[1])
+    _TEXTS[key] = (obj, text)
+    _texts_chars += len(text)
+    while _texts_chars > _TEXTS_MAX_CHARS and _TEXTS:
+        _texts_chars -= len(_TEXTS.popitem(last=False)[1][1])
+    return text
+
+
+def _compact(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _with(head: str, parts: Sequence[tuple[str, str]]) -> str:
+    """The JSON object ``head`` with more members, each (key, JSON text), after its own."""
+    more = ",".join(f"{_compact(k)}:{text}" for k, text in parts)
+    return f"{head[:-1]}{',' if head != '{}' else ''}{more}}}"
+
+
+#: The lists of a view whose items are shared between views (events, and lines once told): each item's JSON is
+#: made once.
+_SHARED_ITEMS = ("events", "lines")
+
+
+def state_text(message: Mapping[str, Any]) -> str:
+    """A message as JSON text (compact): in a state's view, the parts shared between views and unchanged (each
+    event and each line told of the deal, the last deal) are encoded once (``_shared_text``), not for each seat
+    at each action."""
+    view_ = message.get("view")
+    if not isinstance(view_, dict) or not all(isinstance(view_.get(k), list) for k in _SHARED_ITEMS):
+        return _compact(message)
+    last = view_.get("last_deal")
+    shared = [(k, f"[{','.join(_shared_text(x) for x in view_[k])}]") for k in _SHARED_ITEMS]
+    shared.append(("last_deal", "null" if last is None else _shared_text(last)))
+    inner = _with(_compact({k: v for k, v in view_.items() if k not in (*_SHARED_ITEMS, "last_deal")}), shared)
+    return _with(_compact({k: v for k, v in message.items() if k != "view"}), [("view", inner)])
+
+
 def error_message(code: str, message: str) -> dict[str, Any]:
     assert code in ERROR_CODES
     return {"type": "error", "code": code, "message": message}
@@ -854,6 +963,7 @@ __all__ = [
     "ChooseDeal", "ClientMessage", "DealBy", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction",
     "at_word", "choice_options", "decode_action", "table_trick", "told_cut",
     "cut_json", "cut_view", "database_message", "decode_message", "deal_summary", "encode_action", "error_message",
-    "last_trick", "message_action", "message_version", "options", "read_message", "state_message", "unsaved_message",
+    "forget_partie", "last_trick", "message_action", "message_version", "options", "read_message", "state_message",
+    "state_text", "unsaved_message",
     "view",
 ]

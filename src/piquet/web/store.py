@@ -1,19 +1,28 @@
 """Where tables are kept: SQLAlchemy Core, SQLite by default, PostgreSQL by URL.
 
 One row per table holds its seats (the persons' tokens hashed), its seed, its status, its
-version and its record (``piquet.records.record``); one row per chouette (p. 106) its three seats, its
-version and its document (``piquet.stakes.chouette``).  An action is saved by one ``UPDATE`` that also
-checks the version the table had when it was loaded (``WHERE version = :old``): a table changed
-meanwhile by another server process is not overwritten.  ``marks`` tells a process which of its
-tables another process has changed.  On PostgreSQL each change is also told to the other processes:
-``pg_notify('piquet', '<table id> <origin>')`` in the transaction that makes it (``NOTIFY_CHANNEL``;
-``piquet.web.notify`` listens).  Nothing here is SQLite-only SQL; a ``postgresql+psycopg://...`` URL
-works through the same code (with that driver installed).  A database that cannot be reached (the
-server stopped, the connection lost) is ``StoreUnavailable``, whatever the driver says.
+version and a snapshot of its record (``piquet.records.record``) at version ``snapshot``; the actions
+since the snapshot are a log, one row each in ``piquet_actions`` (the seat and its ACTION JSON), so an
+action costs a short ``UPDATE`` and an ``INSERT``, not the whole record again.  The record is written
+whole at each new deal, every ``table.SNAPSHOT_EVERY`` actions and when the partie ends (and the log before it
+deleted).  One row per chouette (p. 106) holds its three seats, its version and its document
+(``piquet.stakes.chouette``).  An action is saved by one ``UPDATE`` that also checks the version the table
+had when it was loaded (``WHERE version = :old``): a table changed meanwhile by another server process is
+not overwritten.  The saves of a process are gathered into one transaction (``SaveQueue``: one commit for
+all the actions that came while the last was being written).  A database made before the log (no
+``snapshot`` column) is given it when opened: its records are whole, each at its row's version.
+``marks`` tells a process which of its tables another process has changed.  On PostgreSQL each change is
+also told to the other processes: ``pg_notify('piquet', '<table id> <origin>')`` in the transaction that
+makes it (``NOTIFY_CHANNEL``; ``piquet.web.notify`` listens).  Nothing here is SQLite-only SQL; a
+``postgresql+psycopg://...`` URL works through the same code (with that driver installed).  A database
+that cannot be reached (the server stopped, the connection lost) is ``StoreUnavailable``, whatever the
+driver says.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -36,16 +45,22 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
+    delete,
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.pool import StaticPool
+
+from . import table as tables
 
 metadata = MetaData()
 
@@ -77,7 +92,19 @@ piquet_tables = Table(
     Column("b_token", String(64)),
     Column("b_joined", Boolean, nullable=False, default=False),
     Column("record", Text, nullable=False),
+    Column("snapshot", Integer),  # the version ``record`` is at (NULL: ``version``, as before the log)
 )
+
+#: The log of a table's actions since its snapshot: the version each made, its seat and its ACTION JSON.
+piquet_actions = Table(
+    "piquet_actions",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("seat", String(8), nullable=False),
+    Column("action", Text, nullable=False),
+)
+
 
 
 #: The chouettes of the web server (p. 106): three seats, kept as JSON (``name``, ``kind``, ``level``, ``token``,
@@ -143,13 +170,31 @@ class TableRow:
     scores: dict[str, int]
     seats: dict[str, SeatRow]
     record: str
+    #: The version ``record`` is at (None: ``version``); the actions after it, each (version, seat, ACTION JSON).
+    snapshot: int | None = None
+    log: tuple[tuple[int, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Save:
+    """One table's action to store (``Store.save_all``): the version it made from ``old_version``, with its
+    seat and ACTION JSON for the log (None: no log entry), and the whole record when one is due (None: none)."""
+
+    table_id: str
+    old_version: int
+    version: int
+    status: str
+    scores: dict[str, int]
+    seat: str | None = None
+    action: str | None = None
+    record: str | None = None
 
 
 def _row_values(t: TableRow) -> dict[str, Any]:
     values: dict[str, Any] = {
         "id": t.id, "created": t.created, "updated": t.updated, "rules": t.rules, "opponent": t.opponent,
         "seed": t.seed, "status": t.status, "version": t.version, "score_a": t.scores.get("A", 0),
-        "score_b": t.scores.get("B", 0), "record": t.record,
+        "score_b": t.scores.get("B", 0), "record": t.record, "snapshot": t.version,
     }
     for s, seat in t.seats.items():
         p = s.lower()
@@ -165,7 +210,7 @@ def _table_row(r: Any, with_record: bool = True) -> TableRow:
     return TableRow(id=m["id"], created=m["created"], updated=m["updated"], rules=m["rules"],
                     opponent=m["opponent"], seed=m["seed"], status=m["status"], version=m["version"],
                     scores={"A": m["score_a"], "B": m["score_b"]}, seats=seats,
-                    record=m["record"] if with_record else "")
+                    record=m["record"] if with_record else "", snapshot=m.get("snapshot"))
 
 
 class Mark(NamedTuple):
@@ -266,6 +311,15 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         with self._unavailable():
             metadata.create_all(self.engine)
+            self._migrate()
+
+    def _migrate(self) -> None:
+        """A database made before the log: its tables are given the ``snapshot`` column (NULL: each record is
+        whole, at its row's version)."""
+        columns = {c["name"] for c in inspect(self.engine).get_columns("piquet_tables")}
+        if "snapshot" not in columns:
+            with self._begin() as conn:
+                conn.execute(text("ALTER TABLE piquet_tables ADD COLUMN snapshot INTEGER"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -304,23 +358,76 @@ class Store:
             conn.execute(insert(piquet_tables).values(**_row_values(row)))
 
     def load(self, table_id: str) -> TableRow | None:
+        """A stored table with its whole record as it is now (the snapshot with the log applied)."""
+        row = self.load_logged(table_id)
+        if row is None or not row.log:
+            return row
+        seats = {s: tables.Seat(r.kind, r.name, r.level, r.token_hash, r.joined) for s, r in row.seats.items()}
+        table = tables.Table.from_log(row.id, seats, row.record, row.opponent, row.snapshot or 0, row.log)
+        row.record = table.record_json()
+        row.snapshot, row.log = row.version, ()
+        return row
+
+    def load_logged(self, table_id: str) -> TableRow | None:
+        """A stored table as it is kept: its record's snapshot and the log of the actions since."""
+        a = piquet_actions.c
         with self._begin() as conn:
             r = conn.execute(select(piquet_tables).where(piquet_tables.c.id == table_id)).first()
-        return None if r is None else _table_row(r)
+            if r is None:
+                return None
+            row = _table_row(r)
+            since = row.version if row.snapshot is None else row.snapshot
+            if since < row.version:
+                row.log = tuple((x.version, x.seat, x.action) for x in conn.execute(
+                    select(a.version, a.seat, a.action).where(a.table_id == table_id, a.version > since,
+                                                              a.version <= row.version).order_by(a.version)))
+        return row
 
     def save(self, table_id: str, old_version: int, version: int, record: str, status: str,
              scores: dict[str, int]) -> bool:
         """Store a table's new record and version, if it is still at ``old_version``; whether it was."""
-        with self._begin() as conn:
-            result = conn.execute(
-                update(piquet_tables)
-                .where(piquet_tables.c.id == table_id, piquet_tables.c.version == old_version)
-                .values(version=version, record=record, status=status, score_a=scores.get("A", 0),
-                        score_b=scores.get("B", 0), updated=time.time()))
-            if result.rowcount != 1:
+        return self.save_all([Save(table_id, old_version, version, status, scores, record=record)])[0] is True
+
+    def save_all(self, saves: list[Save]) -> list[bool | Exception]:
+        """Store each table's action in one transaction; for each, whether it was stored (False: the table
+        was no longer at its ``old_version``) or why not.  Should the transaction fail, each is tried again
+        alone, so that one bad save does not lose the others."""
+        try:
+            with self._begin() as conn:
+                return [self._save_one(conn, x) for x in saves]
+        except StoreUnavailable:
+            raise  # the database away: none was stored
+        except Exception:
+            if len(saves) == 1:
+                raise
+        out: list[bool | Exception] = []
+        for x in saves:
+            try:
+                with self._begin() as conn:
+                    out.append(self._save_one(conn, x))
+            except Exception as e:
+                out.append(e)
+        return out
+
+    def _save_one(self, conn: Connection, x: Save) -> bool:
+        """One save, by statements made once (``_SAVES``): building a statement costs more than running it."""
+        values: dict[str, Any] = {"k_id": x.table_id, "k_old": x.old_version, "k_version": x.version,
+                                  "k_status": x.status, "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0),
+                                  "k_updated": time.time()}
+        if x.record is not None:
+            values["k_record"] = x.record
+            if conn.execute(_SAVES.snapshot, values).rowcount != 1:
                 return False
-            self._notify(conn, table_id)
+            conn.execute(_SAVES.drop_log, values)
+            self._notify(conn, x.table_id)
             return True
+        if conn.execute(_SAVES.step, values).rowcount != 1:
+            return False
+        if x.action is not None and x.seat is not None:
+            conn.execute(_SAVES.log, {"k_id": x.table_id, "k_version": x.version, "k_seat": x.seat,
+                                      "k_action": x.action})
+        self._notify(conn, x.table_id)
+        return True
 
     def join(self, table_id: str, seat: str, name: str | None, status: str) -> None:
         """Mark a person's seat as joined (and name it), and the table's status."""
@@ -448,7 +555,7 @@ class Store:
 
     def list(self, limit: int = 200, *, status: str | None = None, ids: Iterable[str] | None = None) -> list[TableRow]:
         """The most recently updated tables (of that ``status``, of those ``ids``), without their records."""
-        cols = [c for c in piquet_tables.c if c.name != "record"]
+        cols = [c for c in piquet_tables.c if c.name not in ("record", "snapshot")]
         query = select(*cols).order_by(piquet_tables.c.updated.desc()).limit(limit)
         if status is not None:
             query = query.where(piquet_tables.c.status == status)
@@ -459,5 +566,70 @@ class Store:
         return [_table_row(r, with_record=False) for r in rows]
 
 
-__all__ = ["ADJOURNED", "NOTIFY_CHANNEL", "ChouetteRow", "Mark", "SeatRow", "Store", "StoreUnavailable", "TableRow",
-           "database_url", "default_database_path", "piquet_chouettes", "piquet_tables"]
+class _Statements:
+    """The statements of a save, made once with their parameters bound by name."""
+
+    def __init__(self) -> None:
+        c, a = piquet_tables.c, piquet_actions.c
+        where = (c.id == bindparam("k_id"), c.version == bindparam("k_old"))
+        values: dict[str, Any] = {"version": bindparam("k_version"), "status": bindparam("k_status"),
+                                  "score_a": bindparam("k_a"), "score_b": bindparam("k_b"),
+                                  "updated": bindparam("k_updated")}
+        #: A new record, whole: the snapshot at this version.
+        self.snapshot = update(piquet_tables).where(*where).values(
+            **values, record=bindparam("k_record"), snapshot=bindparam("k_version"))
+        #: An action for the log (a row from before the log: its record is at the old version).
+        self.step = update(piquet_tables).where(*where).values(
+            **values, snapshot=func.coalesce(c.snapshot, bindparam("k_old")))
+        self.log = insert(piquet_actions).values(table_id=bindparam("k_id"), version=bindparam("k_version"),
+                                                 seat=bindparam("k_seat"), action=bindparam("k_action"))
+        self.drop_log = delete(piquet_actions).where(a.table_id == bindparam("k_id"),
+                                                     a.version <= bindparam("k_version"))
+
+
+_SAVES = _Statements()
+
+
+class SaveQueue:
+    """The saves of one server process, written together: each waits for the transaction that holds it, and
+    what comes while one is being written goes into the next.  One writer means no two transactions of this
+    process wait on each other for the database's lock (SQLite's busy waits), and one commit serves many
+    actions; each action is still stored before anyone is told of it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._waiting: list[tuple[Save, asyncio.Future[bool]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def save(self, x: Save) -> bool:
+        """Whether ``x`` was stored (False: the table had moved on); the database's error if it failed."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting.append((x, future))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._write(), name="piquet-saves")
+        return await future
+
+    async def _write(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                results: list[bool | Exception] = await asyncio.to_thread(self.store.save_all, [x for x, _ in batch])
+            except Exception as e:
+                results = [e] * len(batch)
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, Exception):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            with contextlib.suppress(BaseException):
+                await self._task
+
+
+__all__ = ["ADJOURNED", "NOTIFY_CHANNEL", "ChouetteRow", "Mark", "Save", "SaveQueue", "SeatRow", "Store",
+           "StoreUnavailable", "TableRow", "database_url", "default_database_path", "piquet_actions",
+           "piquet_chouettes", "piquet_tables"]

@@ -14,6 +14,7 @@ import copy
 import functools
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -34,7 +35,19 @@ from piquet.players.levels import make_player
 from piquet.players.runner import choice_of
 from piquet.records.record import PartieRecord, record_of, replay
 
-from .protocol import ChooseDeal, WireAction, choice_options, cut_view, state_message, view
+from .protocol import (
+    ChooseDeal,
+    WireAction,
+    choice_options,
+    cut_view,
+    decode_action,
+    encode_action,
+    state_message,
+    view,
+)
+
+#: The most actions a table's log holds before its record is stored whole again (``Table.snapshot_due``).
+SNAPSHOT_EVERY = 64
 
 log = logging.getLogger("piquet.web")
 
@@ -189,6 +202,11 @@ class Table:
     _blank: Partie | None = field(default=None, repr=False)
     #: The computer players who make the choices before the deal, of their seat's seed (``_computer_choice``).
     _choosers: dict[str, Player] = field(default_factory=dict, repr=False)
+    #: The last action applied, by whom (what the store's log keeps of it); the stored snapshot's version and
+    #: how many deals it held (``snapshot_due``).
+    last_act: tuple[str, WireAction] | None = field(default=None, repr=False)
+    snapshot: int = 0
+    snapshot_deals: int = 0
     #: The partie is adjourned: nobody acts, the computer neither, until a seat takes it up (stored as the status).
     adjourned: bool = False
     #: The persons' seats with a connection open (to this server process): the VIEW's ``"connected"``.
@@ -231,6 +249,42 @@ class Table:
             table._apply_choice([ChooseDealAction(False)])
             table.version = 1
         return table
+
+    @classmethod
+    def from_log(cls, table_id: str, seats: dict[str, Seat], record_json: str, opponent: str, snapshot: int,
+                 actions: tuple[tuple[int, str, str], ...]) -> Table:
+        """Rebuild a table from its record's snapshot (at version ``snapshot``) and the log of the actions
+        since, each (version, seat, ACTION JSON), applied in turn as they were when played.  ``ValueError``
+        (a ``RecordError``, a ``TableError`` or a ``ProtocolError``) if they do not follow one another."""
+        table = cls.from_record(table_id, seats, record_json, opponent, snapshot)
+        if table.version != snapshot:
+            if actions:
+                raise ValueError(f"the record has {table.version} actions, its snapshot says {snapshot}")
+            log.warning("table %s: the record has %d actions, the row says version %d", table_id, table.version,
+                         snapshot)
+            table.version = snapshot
+        table.snapshot, table.snapshot_deals = snapshot, len(table.partie.deals)
+        for version, seat, text in actions:
+            if version != table.version + 1:
+                raise ValueError(f"the log goes from version {table.version} to {version}")
+            try:
+                table.apply(seat, decode_action(json.loads(text)))
+            except TableError as e:
+                raise ValueError(f"the logged action of version {version} is refused: {e.message}") from None
+        return table
+
+    def snapshot_due(self) -> bool:
+        """Whether the record is to be stored whole with this version: at a new deal, when the partie is over,
+        or when the log has grown long (``SNAPSHOT_EVERY``)."""
+        return (self.finished or len(self.partie.deals) != self.snapshot_deals
+                or self.version - self.snapshot >= SNAPSHOT_EVERY)
+
+    def logged(self) -> tuple[str, str] | None:
+        """The last action as the store's log keeps it: its seat and ACTION JSON."""
+        if self.last_act is None:
+            return None
+        seat, action = self.last_act
+        return seat, json.dumps(encode_action(action))
 
     # ------------------------------------------------------------ reading
 
@@ -395,6 +449,7 @@ class Table:
         """Check and apply ``seat``'s action; deal the next deal if this one is over."""
         checked = self.check(seat, version, action)
         choice = self._choice_actions(checked)
+        self.last_act = (seat, checked)
         if choice is not None:
             self._apply_choice(choice)
             self.version += 1
@@ -491,6 +546,5 @@ class Table:
         return True
 
 
-__all__ = ["ADJOURNED", "FALLBACK_LEVEL", "Job", "Seat", "Table", "TableError", "actions_played",
-           "choose_with_fallback", "hash_token", "new_token", "seats_connected", "sitting_view",
-           "verify_action"]
+__all__ = ["ADJOURNED", "FALLBACK_LEVEL", "SNAPSHOT_EVERY", "Job", "Seat", "Table", "TableError", "actions_played",
+           "choose_with_fallback", "hash_token", "new_token", "seats_connected", "sitting_view", "verify_action"]
