@@ -14,15 +14,15 @@ import random
 from math import comb, sqrt
 
 import pytest
-from test_illegal import refused
-from test_irregular_deals import m
 
 from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.core.cards import parse_card
+from piquet.core.cards import card_name, parse_card
 from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import Deal, Phase, full_declarations, legal_iter, legal_sample, sequence_options
 from piquet.core.events import ELDER, S_PIQUE, S_PLAY, S_POINT, S_SEQUENCES, S_SETS, YOUNGER, Score
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
+from test_illegal import refused
+from test_irregular_deals import cards, m
 
 
 def P(card: str) -> Play:
@@ -31,8 +31,6 @@ def P(card: str) -> Play:
 
 def cards_played(actions: object) -> set[str]:
     """The cards of a list of plays, by name."""
-    from piquet.core.cards import card_name
-
     return {card_name(a.card) for a in actions}  # type: ignore[attr-defined]
 
 
@@ -49,7 +47,7 @@ def to_first_lead(rules: Rules) -> Deal:
     """The deal above to the elder's first lead, the seven of spades: the elder discards the seven of clubs and
     takes the ten; the younger keeps his hand (au cent, p. 17) or, at Rubicon Piquet, gives the eight of diamonds
     for the nine of clubs; the elder calls nothing; the younger reckons all he holds and does not look."""
-    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), [parse_card(c) for c in STOCK.split()], rules,
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK), rules,
                 (0, 0) if rules.goal is not None else None)
     deal.apply(Discard(m("7C")))
     deal.apply(LookAtLeft(False))
@@ -128,7 +126,7 @@ def test_a_card_in_two_runs_is_refused_as_used_twice() -> None:
 
 def test_the_lower_of_two_touching_runs_declared_first_is_refused_by_the_deal() -> None:
     deal = Deal(m("AH KH QH JH 10H 9H 7S 8S 7C 8C 7D 8D"), m("AS KS QS JS 10S 9S AC KC QC JC AD KD"),
-                [parse_card(c) for c in "9C 10C QD JD 10D 9D 8H 7H".split()])
+                cards("9C 10C QD JD 10D 9D 8H 7H"))
     deal.apply(Discard(m("7S")))
     deal.apply(LookAtLeft(False))
     deal.apply(Discard(m("9S")))
@@ -255,7 +253,7 @@ def test_a_random_discard_takes_each_size_as_often_as_it_has_discards(spec: str,
     C(12, k): for the elder 12, 66, 220, 495 and 792 of 1585.  Each size is drawn, none outside the law, each
     within five standard deviations of its share of 30,000 draws."""
     hands = ("AS KS QS JS 10S AH KH 7C 8C 7D 8D 9D", "9S 8S 7S QH JH 10H 9H 8H 7H AC KC QC")
-    deal = Deal(m(hands[0]), m(hands[1]), [parse_card(c) for c in "JC 10C 9C AD KD QD JD 10D".split()],
+    deal = Deal(m(hands[0]), m(hands[1]), cards("JC 10C 9C AD KD QD JD 10D"),
                 rules_named(spec), (0, 0) if spec == "au-cent" else None)
     if elder_discard is not None:
         deal.apply(Discard(m(elder_discard)))
