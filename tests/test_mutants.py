@@ -18,7 +18,7 @@ import pytest
 from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import card_name, parse_card
 from piquet.core.combinations import best_point, sequences_ok
-from piquet.core.deal import Deal, Phase, full_declarations, legal_iter, legal_sample, sequence_options
+from piquet.core.deal import Deal, Phase, declaration_of, full_declarations, legal_iter, legal_sample, sequence_options
 from piquet.core.events import ELDER, S_PIQUE, S_PLAY, S_POINT, S_SEQUENCES, S_SETS, YOUNGER, Score
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
 from test_illegal import refused
@@ -225,6 +225,30 @@ def test_the_point_in_each_suit_is_counted_to_its_seven(hand: str, named: str) -
     """Law 62 with p. 86: the point is the suit of most cards, then of most value (ace eleven, court cards and
     ten ten, the others their pips), diamonds as any other suit, the seven counting seven."""
     assert best_point(m(hand)) == m(named)
+
+
+def test_what_each_declaration_declares() -> None:
+    """A point is its cards; sequences, and quatorzes and trios, the tuple of them; a discard declares nothing."""
+    assert declaration_of(DeclarePoint(m("AH KH QH"))) == m("AH KH QH")
+    assert declaration_of(DeclareSequences((m("AH KH QH"), m("9S 8S 7S")))) == (m("AH KH QH"), m("9S 8S 7S"))
+    # The best first: any quatorze is good against a trio (Law 64).
+    assert declaration_of(DeclareSets((m("AS AH AC"), m("10S 10H 10C 10D")))) == (m("10S 10H 10C 10D"),
+                                                                                 m("AS AH AC"))
+    assert declaration_of(DeclareSets(())) == ()
+    with pytest.raises(TypeError):
+        declaration_of(Discard(m("7S")))
+
+
+def test_an_elder_who_takes_in_none_has_left_all_his_five() -> None:
+    """Law 32: the cards the elder leaves are those of his five he does not take, from the top of the stock down.
+    An elder who put out a card and took none in (an exchange against Law 21, entered as it was made: he plays
+    with eleven, Law 29) left all five; one who takes two left the next three."""
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK))
+    deal.take_in(ELDER, m("7C"), 0, "Law 29")
+    assert deal.left_by_elder() == tuple(cards("10C 9C AD QD JD")) and deal.taken(ELDER) == ()
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK))
+    deal.apply(Discard(m("7C 8S")))
+    assert deal.left_by_elder() == tuple(cards("AD QD JD")) and deal.taken(ELDER) == tuple(cards("10C 9C"))
 
 
 # ---------------------------------------------------------------- Laws 21-22, p. 17: the size of a random discard
