@@ -19,10 +19,10 @@ from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Dis
 from piquet.core.cards import card_name, parse_card
 from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import Deal, Phase, declaration_of, full_declarations, legal_iter, legal_sample, sequence_options
-from piquet.core.events import ELDER, S_PIQUE, S_PLAY, S_POINT, S_SEQUENCES, S_SETS, YOUNGER, Score
+from piquet.core.events import ELDER, S_PIQUE, S_PLAY, S_POINT, S_SEQUENCES, S_SETS, YOUNGER, CallSet, Score
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
-from test_illegal import refused
-from test_irregular_deals import cards, m
+from test_illegal import TO_PHASE, at, example_deal, refused, state
+from test_irregular_deals import cards, declare_nothing, m
 
 
 def P(card: str) -> Play:
@@ -249,6 +249,47 @@ def test_an_elder_who_takes_in_none_has_left_all_his_five() -> None:
     deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK))
     deal.apply(Discard(m("7C 8S")))
     assert deal.left_by_elder() == tuple(cards("AD QD JD")) and deal.taken(ELDER) == tuple(cards("10C 9C"))
+    assert deal.taken(YOUNGER) == () and deal.left_by_younger() == ()
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("8H 8C 8D 9S")))  # the younger takes the three the elder left, and a fourth (Law 34)
+    assert deal.taken(YOUNGER) == tuple(cards("AD QD JD 10D")) and deal.left_by_younger() == tuple(cards("9D 7D"))
+
+
+@pytest.mark.parametrize(("discard", "law"), [("7C", "Law 33"), (None, "Law 36")])
+def test_at_a_look_only_looking_or_not_is_lawful(discard: str | None, law: str) -> None:
+    """Laws 33 and 36: the hand that left cards says whether he looks at them, and nothing else is done then."""
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK))
+    deal.apply(Discard(m("7C 8S 7S")))
+    if discard is None:
+        deal.apply(LookAtLeft(True))
+        deal.apply(Discard(m("8D")))
+        declare_nothing(deal)  # to the younger's look, after the first lead: the elder leads the seven of hearts
+        deal.apply(P("7H"))
+        while deal.phase != Phase.YOUNGER_LOOK:
+            deal.apply(type(next(iter(deal.legal_actions())))())  # type: ignore[call-arg]
+    assert deal.phase in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK)
+    for action in (Discard(m(discard or "8H")), DeclarePoint(0), DeclareSets(()), P("KH"), P("AS")):
+        refused(deal, action, law)
+    assert set(deal.legal_actions()) == {LookAtLeft(False), LookAtLeft(True)}
+
+
+def test_every_action_of_the_example_deal_is_taken_back_exactly() -> None:
+    """``undo`` restores the deal as it was before each action: hands, scores, tricks, the card led, the leader,
+    the phase, the log (every field compared), from the first discard to the last trick of p. 103-105."""
+    deal = example_deal()
+    for action in TO_PHASE["over"]:
+        before = state(deal)
+        deal.apply(action)
+        assert deal.undo() == action and state(deal) == before, action
+        deal.apply(action)
+    assert deal.is_over and deal.totals == [28, 23]  # "A then writes on his scoring card, 28, 23" (p. 105)
+
+
+def test_the_elders_call_of_a_trio_names_three_and_the_rank() -> None:
+    """Law 48, p. 91: the elder calls "Three knaves" (as many, and the rank: knaves are rank 4, seven 0)."""
+    deal = at("elder sets")
+    deal.apply(DeclareSets((m("JS JH JC"),)))
+    assert deal.events[-1] == CallSet(ELDER, 3, 4)
 
 
 # ---------------------------------------------------------------- Laws 21-22, p. 17: the size of a random discard
