@@ -11,6 +11,7 @@ cards count in play under the small-cards agreement (p. 19).
 from __future__ import annotations
 
 import random
+from dataclasses import FrozenInstanceError
 from math import comb, sqrt
 
 import pytest
@@ -84,6 +85,11 @@ def test_a_revoke_to_the_seven_of_spades_led_is_refused(spec: str) -> None:
     hand, lead = deal.hands[YOUNGER], deal.lead
     assert cards_played(legal_iter(Phase.PLAY, hand, lead, 0)) == spades
     assert cards_played(legal_sample(Phase.PLAY, hand, lead, 0, rng) for _ in range(300)) == spades
+    # A lead of another suit: the hearts are followed.
+    hearts = m("AH 8H")
+    assert cards_played(legal_iter(Phase.PLAY, hand, parse_card("10H"), 0)) == {"AH", "8H"}
+    assert {legal_sample(Phase.PLAY, hand, parse_card("10H"), 0, rng).card for _ in range(100)} == {
+        c for c in range(32) if hearts >> c & 1}
     deal.apply(P("9S"))  # following with the nine is lawful, and wins: 9S is higher than 7S
     assert deal.leader == YOUNGER and deal.tricks_won == [0, 1]
 
@@ -360,6 +366,24 @@ def test_a_partie_au_cent_is_over_at_exactly_three_games(scores: list[tuple[int,
     assert AU_CENT.deals_needed(after) == len(after) + (0 if over else 1)
     settled = AU_CENT.settlement_of(after, over)
     assert settled.tally == tally and settled.winner == ("A" if over else None)
+
+
+def test_a_rubicon_partie_of_no_deals_is_nothing_to_nothing() -> None:
+    """Law 71: the higher score wins the partie; before any deal both have nothing: equal, no winner, nothing won
+    (Laws 72-73 apply only to a winner)."""
+    for rules in (RUBICON, rules_named("four-deal")):
+        settled = rules.settlement_of([], True)
+        assert (settled.finished, settled.winner, settled.points_won, settled.rubicon) == (True, None, None, False)
+        assert rules.settlement_of([{"A": 0, "B": 1}], True).winner == "B"
+
+
+def test_games_and_settlements_are_immutable_values() -> None:
+    """A game won and a settlement are facts: frozen, as the house style has its data."""
+    settled = AU_CENT.settlement_of(_games((100, 49), (100, 50)), True)
+    with pytest.raises(FrozenInstanceError):
+        settled.winner = "B"  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        settled.games[0].double = False  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------- p. 19: which cards count in play
