@@ -86,10 +86,8 @@ def test_a_revoke_to_the_seven_of_spades_led_is_refused(spec: str) -> None:
     assert cards_played(legal_iter(Phase.PLAY, hand, lead, 0)) == spades
     assert cards_played(legal_sample(Phase.PLAY, hand, lead, 0, rng) for _ in range(300)) == spades
     # A lead of another suit: the hearts are followed.
-    hearts = m("AH 8H")
     assert cards_played(legal_iter(Phase.PLAY, hand, parse_card("10H"), 0)) == {"AH", "8H"}
-    assert {legal_sample(Phase.PLAY, hand, parse_card("10H"), 0, rng).card for _ in range(100)} == {
-        c for c in range(32) if hearts >> c & 1}
+    assert cards_played(legal_sample(Phase.PLAY, hand, parse_card("10H"), 0, rng) for _ in range(100)) == {"AH", "8H"}
     deal.apply(P("9S"))  # following with the nine is lawful, and wins: 9S is higher than 7S
     assert deal.leader == YOUNGER and deal.tricks_won == [0, 1]
 
