@@ -364,6 +364,7 @@ def test_a_partie_au_cent_is_over_at_exactly_three_games(scores: list[tuple[int,
     assert AU_CENT.deals_needed(after) == len(after) + (0 if over else 1)
     settled = AU_CENT.settlement_of(after, over)
     assert settled.tally == tally and settled.winner == ("A" if over else None)
+    assert settled.finished == over and not settled.rubicon and settled.points_won is None  # won in games
 
 
 def test_a_rubicon_partie_of_no_deals_is_nothing_to_nothing() -> None:
