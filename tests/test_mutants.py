@@ -22,6 +22,9 @@ from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import Deal, Phase, declaration_of, full_declarations, legal_iter, legal_sample, sequence_options
 from piquet.core.events import ELDER, S_PIQUE, S_PLAY, S_POINT, S_SEQUENCES, S_SETS, YOUNGER, CallSet, Score
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
+from test_club import ELDER_DEALT as CLUB_ELDER
+from test_club import STOCK as CLUB_STOCK
+from test_club import YOUNGER_DEALT as CLUB_YOUNGER
 from test_illegal import TO_PHASE, at, example_deal, refused, state
 from test_irregular_deals import cards, declare_nothing, m
 
@@ -86,8 +89,10 @@ def test_a_revoke_to_the_seven_of_spades_led_is_refused(spec: str) -> None:
     assert cards_played(legal_iter(Phase.PLAY, hand, lead, 0)) == spades
     assert cards_played(legal_sample(Phase.PLAY, hand, lead, 0, rng) for _ in range(300)) == spades
     # A lead of another suit: the hearts are followed.
-    assert cards_played(legal_iter(Phase.PLAY, hand, parse_card("10H"), 0)) == {"AH", "8H"}
-    assert cards_played(legal_sample(Phase.PLAY, hand, parse_card("10H"), 0, rng) for _ in range(100)) == {"AH", "8H"}
+    for holding in (hand, m("AH 8H AC KD 8C")):  # with spades, and with none
+        assert cards_played(legal_iter(Phase.PLAY, holding, parse_card("10H"), 0)) == {"AH", "8H"}
+        assert cards_played(legal_sample(Phase.PLAY, holding, parse_card("10H"), 0, rng)
+                            for _ in range(100)) == {"AH", "8H"}
     deal.apply(P("9S"))  # following with the nine is lawful, and wins: 9S is higher than 7S
     assert deal.leader == YOUNGER and deal.tricks_won == [0, 1]
 
@@ -201,6 +206,23 @@ def test_the_elders_first_lead_of_a_small_card_reckons_nothing_and_of_a_ten_one(
     assert to_first_lead(rules_named("au-cent+small-cards")).totals[ELDER] == 0
     assert to_first_lead(AU_CENT).totals[ELDER] == 1
     assert to_first_lead(RUBICON).totals[ELDER] == 1
+
+
+def test_case_ii_the_adversary_reckons_trios_below_the_false_call() -> None:
+    """Case II with Law 54 at a club table: A calls three kings, B allows them good, and A has not three kings.
+    The call bars nothing: B reckons what he has good, here three knaves and three tens (six), though the call
+    said more than either."""
+    d = Deal(m(CLUB_ELDER), m(CLUB_YOUNGER), cards(CLUB_STOCK), club=True)
+    d.apply(Discard(m("KC 8C 7C")))  # takes in 7S KH 8H: two kings in hand, the third in his discard
+    d.apply(LookAtLeft(False))
+    d.apply(Discard(m("TS 9S 8S")))  # takes in 7H QC 8D: three tens, three knaves
+    d.apply(DeclarePoint(0))
+    d.apply(DeclareSequences(()))
+    d.apply(DeclareSets((m("KS KH KC"),)))  # taken at his word
+    d.apply(DeclareSets(()))  # "Good"
+    d.apply(P("AS"))
+    declare_nothing(d)
+    assert d.scores[YOUNGER][S_SETS] == 6 and d.totals[ELDER] == 0
 
 
 # ---------------------------------------------------------------- Law 62: two suits that make the same point
