@@ -19,8 +19,30 @@ import pytest
 from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import card_name, parse_card
 from piquet.core.combinations import best_point, sequences_ok
-from piquet.core.deal import Deal, Phase, declaration_of, full_declarations, legal_iter, legal_sample, sequence_options
-from piquet.core.events import ELDER, S_PIQUE, S_PLAY, S_POINT, S_SEQUENCES, S_SETS, YOUNGER, CallSet, Score
+from piquet.core.deal import (
+    Deal,
+    Phase,
+    declaration_of,
+    full_declarations,
+    item_score,
+    legal_iter,
+    legal_sample,
+    sequence_options,
+)
+from piquet.core.events import (
+    ELDER,
+    POINT,
+    S_PIQUE,
+    S_PLAY,
+    S_POINT,
+    S_SEQUENCES,
+    S_SETS,
+    SEQUENCES,
+    SETS,
+    YOUNGER,
+    CallSet,
+    Score,
+)
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
 from test_club import ELDER_DEALT as CLUB_ELDER
 from test_club import STOCK as CLUB_STOCK
@@ -263,6 +285,14 @@ def test_what_each_declaration_declares() -> None:
     assert declaration_of(DeclareSets(())) == ()
     with pytest.raises(TypeError):
         declaration_of(Discard(m("7S")))
+
+
+def test_what_a_good_item_scores_in_each_category() -> None:
+    """Law 62: a point one a card; Law 63: a tierce three, a quint fifteen; Law 64: a trio three, a quatorze
+    fourteen."""
+    assert item_score(POINT, m("AH KH QH JH 9H")) == 5
+    assert item_score(SEQUENCES, m("AH KH QH")) == 3 and item_score(SEQUENCES, m("AH KH QH JH 10H")) == 15
+    assert item_score(SETS, m("AS AH AC")) == 3 and item_score(SETS, m("10S 10H 10C 10D")) == 14
 
 
 def test_an_elder_who_takes_in_none_has_left_all_his_five() -> None:
