@@ -41,9 +41,12 @@ from piquet.core.events import (
     SETS,
     YOUNGER,
     CallSet,
+    Look,
     Score,
 )
+from piquet.core.events import Play as PlayEvent
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
+from test_au_cent import play_out, reckon_play
 from test_club import ELDER_DEALT as CLUB_ELDER
 from test_club import STOCK as CLUB_STOCK
 from test_club import YOUNGER_DEALT as CLUB_YOUNGER
@@ -327,6 +330,11 @@ def test_at_a_look_only_looking_or_not_is_lawful(discard: str | None, law: str) 
     for action in (Discard(m(discard or "8H")), DeclarePoint(0), DeclareSets(()), P("KH"), P("AS")):
         refused(deal, action, law)
     assert set(deal.legal_actions()) == {LookAtLeft(False), LookAtLeft(True)}
+    before = state(deal)
+    deal.apply(LookAtLeft(True))
+    if discard is None:  # the younger sees the cards he left: the four of the stock's eight nobody took
+        assert Look(YOUNGER, True, m("JD 10D 9D 7D")) in deal.events
+    assert deal.undo() == LookAtLeft(True) and state(deal) == before
 
 
 def test_every_action_of_the_example_deal_is_taken_back_exactly() -> None:
@@ -339,6 +347,27 @@ def test_every_action_of_the_example_deal_is_taken_back_exactly() -> None:
         assert deal.undo() == action and state(deal) == before, action
         deal.apply(action)
     assert deal.is_over and deal.totals == [28, 23]  # "A then writes on his scoring card, 28, 23" (p. 105)
+
+
+def test_refusals_in_the_play_say_why() -> None:
+    """A card already played cannot be taken up (Law 59); a declaration in the play is too late (Law 56); a
+    discard is too late (Laws 24, 59)."""
+    refused(at("second trick"), P("AH"), "has been played", "Law 59")
+    refused(at("second trick"), DeclarePoint(0), "Law 56")
+    refused(at("second trick"), Discard(m("AS")), "Laws 24, 59")
+
+
+def test_the_points_of_play_in_random_rubicon_deals_by_an_independent_count() -> None:
+    """Law 65 on the engine's quick path (Rubicon Piquet, no goal): one for each card led, one for each trick
+    won as second player, and the winner of the last trick two instead of one; counted from the cards played."""
+    last_won_second = 0
+    for seed in range(200):
+        deal = Deal.shuffled(random.Random(seed))
+        play_out(deal, random.Random(seed))
+        assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == reckon_play(deal, (1 << 32) - 1)
+        plays = [e for e in deal.events if type(e) is PlayEvent]
+        last_won_second += plays[-1].card >> 3 == plays[-2].card >> 3 and plays[-1].card > plays[-2].card
+    assert last_won_second > 5
 
 
 def test_the_elders_call_of_a_trio_names_three_and_the_rank() -> None:
