@@ -353,6 +353,7 @@ def test_refusals_in_the_play_say_why() -> None:
     """A card already played cannot be taken up (Law 59); a declaration in the play is too late (Law 56); a
     discard is too late (Laws 24, 59)."""
     refused(at("second trick"), P("AH"), "has been played", "Law 59")
+    refused(at("first lead"), P("KS"), "in his discard", "Laws 24-25")  # the elder put out the king of spades
     refused(at("second trick"), DeclarePoint(0), "Law 56")
     refused(at("second trick"), Discard(m("AS")), "Laws 24, 59")
 
