@@ -1,0 +1,481 @@
+"""Tests that kill the mutants of the scoring core the other tests let live (issue 20; ``bench/mutate.py``).
+
+Each test states what the laws say, with figures worked from the laws and written here, never taken from the
+engine's own functions: a revoke to the seven of spades led (Law 59 IV); two sequences of one suit that touch,
+the lower declared first (Law 63, p. 88); a younger who reaches thirty in play at Piquet au cent when nines,
+eights and sevens do not count (Law 69, p. 98, p. 19); which suit is named of two equal points (Law 62); the
+sizes of a random discard (Laws 21-22, p. 17); a partie au cent of exactly three games (p. 20); and which
+cards count in play under the small-cards agreement (p. 19).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import FrozenInstanceError
+from math import comb, sqrt
+
+import pytest
+
+from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from piquet.core.cards import card_name, parse_card
+from piquet.core.combinations import best_point, sequences_ok
+from piquet.core.deal import (
+    Deal,
+    Phase,
+    declaration_of,
+    full_declarations,
+    item_score,
+    legal_iter,
+    legal_sample,
+    sequence_options,
+)
+from piquet.core.events import (
+    ELDER,
+    POINT,
+    S_PIQUE,
+    S_PLAY,
+    S_POINT,
+    S_SEQUENCES,
+    S_SETS,
+    SEQUENCES,
+    SETS,
+    YOUNGER,
+    CallSet,
+    Look,
+    Score,
+)
+from piquet.core.events import Play as PlayEvent
+from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
+from test_au_cent import play_out, reckon_play
+from test_club import ELDER_DEALT as CLUB_ELDER
+from test_club import STOCK as CLUB_STOCK
+from test_club import YOUNGER_DEALT as CLUB_YOUNGER
+from test_illegal import TO_PHASE, at, example_deal, refused, state
+from test_irregular_deals import cards, declare_nothing, m
+
+
+def P(card: str) -> Play:
+    return Play(parse_card(card))
+
+
+def cards_played(actions: object) -> set[str]:
+    """The cards of a list of plays, by name."""
+    return {card_name(a.card) for a in actions}  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- one deal, built card by card
+
+# The elder holds the two small spades and the small hearts; the younger a sixieme major in spades and three
+# aces: point 6 (sixty), sixieme 16, three aces 3, twenty-five in hand; the elder has nothing as good.
+ELDER_DEALT = "8S 7S KH QH JH 10H 9H 7H KC QC JC 7C"
+YOUNGER_DEALT = "AS KS QS JS 10S 9S AH AC KD 8H 8C 8D"
+STOCK = "10C 9C AD QD JD 10D 9D 7D"
+
+
+def to_first_lead(rules: Rules) -> Deal:
+    """The deal above to the elder's first lead, the seven of spades: the elder discards the seven of clubs and
+    takes the ten; the younger keeps his hand (au cent, p. 17) or, at Rubicon Piquet, gives the eight of diamonds
+    for the nine of clubs; the elder calls nothing; the younger reckons all he holds and does not look."""
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK), rules,
+                (0, 0) if rules.goal is not None else None)
+    deal.apply(Discard(m("7C")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("8D") if rules.min_discard(YOUNGER) else 0))
+    deal.apply(DeclarePoint(0))
+    deal.apply(DeclareSequences(()))
+    deal.apply(DeclareSets(()))
+    deal.apply(P("7S"))
+    declarations = full_declarations(deal.hands[YOUNGER])
+    while deal.phase != Phase.PLAY:
+        if deal.phase == Phase.YOUNGER_LOOK:
+            deal.apply(LookAtLeft(False))
+        else:
+            deal.apply(declarations[deal.phase - Phase.YOUNGER_RECKON_POINT])
+    return deal
+
+
+# ---------------------------------------------------------------- Law 59 IV: following suit to card 0
+
+
+@pytest.mark.parametrize("spec", ["rubicon", "au-cent+small-cards"])
+def test_a_revoke_to_the_seven_of_spades_led_is_refused(spec: str) -> None:
+    """Law 59 IV: "If a player do not follow suit when able" the card is taken back: the engine refuses it.  The
+    seven of spades is card 0, the lowest of the pack: the lead that tests whether "no card led" and "card 0
+    led" are told apart."""
+    deal = to_first_lead(rules_named(spec))
+    assert deal.lead == parse_card("7S") == 0 and deal.to_move == YOUNGER
+    for card in ("AH", "8H", "AC", "KD"):
+        refused(deal, P(card), card, "revokes", "spades", "Law 59")
+    spades = {"AS", "KS", "QS", "JS", "10S", "9S"}
+    assert cards_played(deal.legal_actions()) == spades and len(deal.legal_actions()) == 6
+    rng = random.Random(20)
+    assert cards_played(deal.legal_actions().sample(rng) for _ in range(300)) == spades
+    hand, lead = deal.hands[YOUNGER], deal.lead
+    assert cards_played(legal_iter(Phase.PLAY, hand, lead, 0)) == spades
+    assert cards_played(legal_sample(Phase.PLAY, hand, lead, 0, rng) for _ in range(300)) == spades
+    # A lead of another suit: the hearts are followed.
+    for holding in (hand, m("AH 8H AC KD 8C")):  # with spades, and with none
+        assert cards_played(legal_iter(Phase.PLAY, holding, parse_card("10H"), 0)) == {"AH", "8H"}
+        assert cards_played(legal_sample(Phase.PLAY, holding, parse_card("10H"), 0, rng)
+                            for _ in range(100)) == {"AH", "8H"}
+    deal.apply(P("9S"))  # following with the nine is lawful, and wins: 9S is higher than 7S
+    assert deal.leader == YOUNGER and deal.tricks_won == [0, 1]
+
+
+def test_with_no_card_led_the_leader_may_lead_any_card() -> None:
+    """Law 59 is about following: the leader may lead what he likes (here the younger, who won trick 1)."""
+    deal = to_first_lead(RUBICON)
+    deal.apply(P("AS"))
+    assert deal.lead == -1 and deal.to_move == YOUNGER
+    assert len(deal.legal_actions()) == 11 and {"AH", "8C", "KS"} <= cards_played(deal.legal_actions())
+
+
+# ---------------------------------------------------------------- Law 63: runs that touch are one sequence
+
+
+@pytest.mark.parametrize(("first", "second"), [("AH KH QH", "JH 10H 9H"), ("JH 10H 9H", "AH KH QH"),
+                                               ("9D 8D 7D", "QD JD 10D"), ("QD JD 10D", "9D 8D 7D")])
+def test_two_runs_of_one_suit_that_touch_are_refused_in_either_order(first: str, second: str) -> None:
+    """p. 88: "Any three or more cards of the same suit held in hand in the order given ... constitute a
+    sequence": ace to nine of hearts is one sixieme (16), not two tierces (6).  p. 91: "The younger hand is not
+    bound to call his best sequence first", so the lower may come first, and must be refused as well."""
+    why = sequences_ok((m(first), m(second)))
+    assert why is not None and "joins" in why
+
+
+@pytest.mark.parametrize(("first", "second"), [("10H 9H 8H", "AH KH QH"), ("AH KH QH", "10H 9H 8H"),
+                                               ("9H 8H 7H", "AS KS QS"), ("AS KS QS", "9H 8H 7H"),
+                                               ("AH KH QH", "9C 8C 7C"), ("9C 8C 7C", "AH KH QH")])
+def test_runs_with_a_gap_or_in_other_suits_are_two_sequences(first: str, second: str) -> None:
+    """A card missing between them (the knave), or another suit (the ace of spades and the seven of hearts are
+    next to each other only in the engine's numbering): two sequences, in either order."""
+    assert sequences_ok((m(first), m(second))) is None
+
+
+def test_a_card_in_two_runs_is_refused_as_used_twice() -> None:
+    """A card reckons in one sequence only: the same tierce twice, or a tierce within a quart, uses it twice."""
+    for runs in (("AH KH QH", "AH KH QH"), ("AH KH QH JH", "KH QH JH"), ("KH QH JH", "AH KH QH JH")):
+        assert sequences_ok(tuple(m(r) for r in runs)) == "uses a card twice"
+
+
+def test_the_lower_of_two_touching_runs_declared_first_is_refused_by_the_deal() -> None:
+    deal = Deal(m("AH KH QH JH 10H 9H 7S 8S 7C 8C 7D 8D"), m("AS KS QS JS 10S 9S AC KC QC JC AD KD"),
+                cards("9C 10C QD JD 10D 9D 8H 7H"))
+    deal.apply(Discard(m("7S")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("9S")))
+    deal.apply(DeclarePoint(m("AH KH QH JH 10H 9H")))
+    deal.apply(DeclarePoint(m("AS KS QS JS 10S")))
+    assert deal.phase == Phase.ELDER_SEQUENCES
+    refused(deal, DeclareSequences((m("JH 10H 9H"), m("AH KH QH"))), "joins", "Law 63")
+    refused(deal, DeclareSequences((m("AH KH QH"), m("JH 10H 9H"))), "joins", "Law 63")
+    deal.apply(DeclareSequences((m("AH KH QH JH 10H 9H"),)))  # the sixieme, as it is
+
+
+def test_the_sequences_a_sixieme_may_be_declared_as() -> None:
+    """A sixieme from the ace to the nine may be declared whole, or sunk to any one run within it (four
+    tierces, three quarts, two quints, the sixieme: ten), or not at all; never as two runs, for any two runs
+    within six cards either overlap or touch.  Eleven choices."""
+    runs = {"AH KH QH", "KH QH JH", "QH JH 10H", "JH 10H 9H", "AH KH QH JH", "KH QH JH 10H", "QH JH 10H 9H",
+            "AH KH QH JH 10H", "KH QH JH 10H 9H", "AH KH QH JH 10H 9H"}
+    expected = {()} | {(m(r),) for r in runs}
+    hand = m("AH KH QH JH 10H 9H 7S 8S 7C 8C 7D 8D")
+    assert set(sequence_options(hand)) == expected and len(list(sequence_options(hand))) == 11
+
+
+def test_a_tierce_and_a_quart_apart_may_be_declared_together() -> None:
+    """Ace, king, queen and ten, nine, eight, seven of hearts: the knave missing, a tierce major and a quart
+    minor, declared together (or either alone, or the tierce to a king or any run within the quart)."""
+    hand = m("AH KH QH 10H 9H 8H 7H 7S 8S 7C 8C 7D")
+    options = set(sequence_options(hand))
+    assert (m("AH KH QH"), m("10H 9H 8H 7H")) in options
+    assert not any(len(o) == 2 and (o[0] | o[1]) & m("JH") for o in options)
+    tierces_and_quarts = {"10H 9H 8H", "9H 8H 7H", "10H 9H 8H 7H"}
+    assert options == {()} | {(m("AH KH QH"),)} | {(m(r),) for r in tierces_and_quarts} \
+        | {(m("AH KH QH"), m(r)) for r in tierces_and_quarts}
+
+
+# ---------------------------------------------------------------- Law 69 at au cent, small cards not counting
+
+
+def test_the_younger_reaching_thirty_in_play_when_small_cards_do_not_count_is_no_pique() -> None:
+    """Law 69: "A pique is obtained on the score of thirty being made by the elder hand, in hand and play".
+
+    At Rubicon Piquet the younger cannot come to it: "the card he [the elder] leads counts one in play before the
+    younger hand plays; hence it stops a pique" (p. 98).  At Piquet au cent with the agreement that nines, eights
+    and sevens are not counting cards (p. 19), the elder who leads only those has reckoned nothing, and the
+    younger may reach thirty in hand and play first.  The laws of au cent change only which cards count in play;
+    Law 69 gives the pique to the elder hand alone, so the younger scores his thirty and nothing more
+    (docs/au-cent.md).
+
+    Here the younger reckons twenty-five in hand (point six, sixieme sixteen, three aces three), wins the seven
+    of spades led with the ace (26), leads the king, queen and knave (27, 28, 29) and makes thirty with the ten,
+    the elder having reckoned nothing: no pique."""
+    deal = to_first_lead(rules_named("au-cent+small-cards"))
+    assert deal.totals == [0, 25]
+    assert deal.scores[YOUNGER][S_POINT] == 6 and deal.scores[YOUNGER][S_SEQUENCES] == 16
+    assert deal.scores[YOUNGER][S_SETS] == 3
+    for younger, elder in (("AS", None), ("KS", "8S"), ("QS", "7H"), ("JS", "9H"), ("10S", "10H")):
+        deal.apply(P(younger))
+        if elder is not None:
+            deal.apply(P(elder))
+    assert deal.totals == [0, 30] and deal.scores[YOUNGER][S_PLAY] == 5
+    assert deal.scores[YOUNGER][S_PIQUE] == 0 and not any(type(e) is Score and e.component == S_PIQUE
+                                                          for e in deal.events)
+    assert not deal.is_over
+
+
+def test_the_elders_first_lead_of_a_small_card_reckons_nothing_and_of_a_ten_one() -> None:
+    """p. 19 and Law 65: under the agreement the seven led reckons nothing; without it, one.  At Rubicon Piquet
+    the same lead stops any pique of the younger's (p. 98)."""
+    assert to_first_lead(rules_named("au-cent+small-cards")).totals[ELDER] == 0
+    assert to_first_lead(AU_CENT).totals[ELDER] == 1
+    assert to_first_lead(RUBICON).totals[ELDER] == 1
+
+
+def test_case_ii_the_adversary_reckons_trios_below_the_false_call() -> None:
+    """Case II with Law 54 at a club table: A calls three kings, B allows them good, and A has not three kings.
+    The call bars nothing: B reckons what he has good, here three knaves and three tens (six), though the call
+    said more than either."""
+    d = Deal(m(CLUB_ELDER), m(CLUB_YOUNGER), cards(CLUB_STOCK), club=True)
+    d.apply(Discard(m("KC 8C 7C")))  # takes in 7S KH 8H: two kings in hand, the third in his discard
+    d.apply(LookAtLeft(False))
+    d.apply(Discard(m("TS 9S 8S")))  # takes in 7H QC 8D: three tens, three knaves
+    d.apply(DeclarePoint(0))
+    d.apply(DeclareSequences(()))
+    d.apply(DeclareSets((m("KS KH KC"),)))  # taken at his word
+    d.apply(DeclareSets(()))  # "Good"
+    d.apply(P("AS"))
+    declare_nothing(d)
+    assert d.scores[YOUNGER][S_SETS] == 6 and d.totals[ELDER] == 0
+
+
+# ---------------------------------------------------------------- Law 62: two suits that make the same point
+
+
+@pytest.mark.parametrize(("hand", "named"), [
+    ("AS KS QS JS AH KH QH JH 7C 8C 7D 8D", "AS KS QS JS"),
+    ("AH KH QH JH AD KD QD JD 7S 8S 7C 8C", "AH KH QH JH"),
+    ("AC KC 9C 8C AD KD 9D 8D 7S 8S 7H 8H", "AC KC 9C 8C"),
+    ("10S 9S 8S 7S AD 8D 7D 10H 9H 8H 7H QC", "10S 9S 8S 7S"),  # spades, hearts (34) and diamonds (26)
+])
+def test_of_two_equal_points_the_first_suit_in_the_treatises_order_is_named(hand: str, named: str) -> None:
+    """Law 62: "The largest point is good"; of two suits with as many cards making as much, the laws do not say
+    which the holder calls: it scores the same.  What he shows differs, and the engine names the first in the
+    order of the treatise's hands, spades, hearts, clubs, diamonds (``piquet.core.cards``; docs/laws.md)."""
+    assert best_point(m(hand)) == m(named)
+    assert full_declarations(m(hand))[0] == DeclarePoint(m(named))
+
+
+@pytest.mark.parametrize(("hand", "named"), [
+    ("AD KD QD JD 10D AS KS QS JS 9S 7H 8H", "AD KD QD JD 10D"),  # fifty-one in diamonds against fifty
+    ("AD KD QD JD 7D AS KS QS JS 8S 7H 8H", "AS KS QS JS 8S"),  # forty-eight against forty-nine
+    ("9D 8D 7D 10D JD 8S 9S AS 7H 8H 7C 8C", "JD 10D 9D 8D 7D"),  # five cards in the last suit against three
+])
+def test_the_point_in_each_suit_is_counted_to_its_seven(hand: str, named: str) -> None:
+    """Law 62 with p. 86: the point is the suit of most cards, then of most value (ace eleven, court cards and
+    ten ten, the others their pips), diamonds as any other suit, the seven counting seven."""
+    assert best_point(m(hand)) == m(named)
+
+
+def test_what_each_declaration_declares() -> None:
+    """A point is its cards; sequences, and quatorzes and trios, the tuple of them; a discard declares nothing."""
+    assert declaration_of(DeclarePoint(m("AH KH QH"))) == m("AH KH QH")
+    assert declaration_of(DeclareSequences((m("AH KH QH"), m("9S 8S 7S")))) == (m("AH KH QH"), m("9S 8S 7S"))
+    # The best first: any quatorze is good against a trio (Law 64).
+    assert declaration_of(DeclareSets((m("AS AH AC"), m("10S 10H 10C 10D")))) == (m("10S 10H 10C 10D"),
+                                                                                 m("AS AH AC"))
+    assert declaration_of(DeclareSets(())) == ()
+    with pytest.raises(TypeError):
+        declaration_of(Discard(m("7S")))
+
+
+def test_what_a_good_item_scores_in_each_category() -> None:
+    """Law 62: a point one a card; Law 63: a tierce three, a quint fifteen; Law 64: a trio three, a quatorze
+    fourteen."""
+    assert item_score(POINT, m("AH KH QH JH 9H")) == 5
+    assert item_score(SEQUENCES, m("AH KH QH")) == 3 and item_score(SEQUENCES, m("AH KH QH JH 10H")) == 15
+    assert item_score(SETS, m("AS AH AC")) == 3 and item_score(SETS, m("10S 10H 10C 10D")) == 14
+
+
+def test_an_elder_who_takes_in_none_has_left_all_his_five() -> None:
+    """Law 32: the cards the elder leaves are those of his five he does not take, from the top of the stock down.
+    An elder who put out a card and took none in (an exchange against Law 21, entered as it was made: he plays
+    with eleven, Law 29) left all five; one who takes two left the next three."""
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK))
+    deal.take_in(ELDER, m("7C"), 0, "Law 29")
+    assert deal.left_by_elder() == tuple(cards("10C 9C AD QD JD")) and deal.taken(ELDER) == ()
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK))
+    deal.apply(Discard(m("7C 8S")))
+    assert deal.left_by_elder() == tuple(cards("AD QD JD")) and deal.taken(ELDER) == tuple(cards("10C 9C"))
+    assert deal.taken(YOUNGER) == () and deal.left_by_younger() == ()
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("8H 8C 8D 9S")))  # the younger takes the three the elder left, and a fourth (Law 34)
+    assert deal.taken(YOUNGER) == tuple(cards("AD QD JD 10D")) and deal.left_by_younger() == tuple(cards("9D 7D"))
+
+
+@pytest.mark.parametrize(("discard", "law"), [("7C", "Law 33"), (None, "Law 36")])
+def test_at_a_look_only_looking_or_not_is_lawful(discard: str | None, law: str) -> None:
+    """Laws 33 and 36: the hand that left cards says whether he looks at them, and nothing else is done then."""
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK))
+    deal.apply(Discard(m("7C 8S 7S")))
+    if discard is None:
+        deal.apply(LookAtLeft(True))
+        deal.apply(Discard(m("8D")))
+        declare_nothing(deal)  # to the younger's look, after the first lead: the elder leads the seven of hearts
+        deal.apply(P("7H"))
+        while deal.phase != Phase.YOUNGER_LOOK:
+            deal.apply(type(next(iter(deal.legal_actions())))())  # type: ignore[call-arg]
+    assert deal.phase in (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK)
+    for action in (Discard(m(discard or "8H")), DeclarePoint(0), DeclareSets(()), P("KH"), P("AS")):
+        refused(deal, action, law)
+    assert set(deal.legal_actions()) == {LookAtLeft(False), LookAtLeft(True)}
+    before = state(deal)
+    deal.apply(LookAtLeft(True))
+    if discard is None:  # the younger sees the cards he left: the four of the stock's eight nobody took
+        assert Look(YOUNGER, True, m("JD 10D 9D 7D")) in deal.events
+    assert deal.undo() == LookAtLeft(True) and state(deal) == before
+
+
+def test_every_action_of_the_example_deal_is_taken_back_exactly() -> None:
+    """``undo`` restores the deal as it was before each action: hands, scores, tricks, the card led, the leader,
+    the phase, the log (every field compared), from the first discard to the last trick of p. 103-105."""
+    deal = example_deal()
+    for action in TO_PHASE["over"]:
+        before = state(deal)
+        deal.apply(action)
+        assert deal.undo() == action and state(deal) == before, action
+        deal.apply(action)
+    assert deal.is_over and deal.totals == [28, 23]  # "A then writes on his scoring card, 28, 23" (p. 105)
+
+
+def test_refusals_in_the_play_say_why() -> None:
+    """A card already played cannot be taken up (Law 59); a declaration in the play is too late (Law 56); a
+    discard is too late (Laws 24, 59)."""
+    refused(at("second trick"), P("AH"), "has been played", "Law 59")
+    refused(at("first lead"), P("KS"), "in his discard", "Laws 24-25")  # the elder put out the king of spades
+    refused(at("second trick"), DeclarePoint(0), "Law 56")
+    refused(at("second trick"), Discard(m("AS")), "Laws 24, 59")
+
+
+def test_the_points_of_play_in_random_rubicon_deals_by_an_independent_count() -> None:
+    """Law 65 on the engine's quick path (Rubicon Piquet, no goal): one for each card led, one for each trick
+    won as second player, and the winner of the last trick two instead of one; counted from the cards played."""
+    last_won_second = 0
+    for seed in range(200):
+        deal = Deal.shuffled(random.Random(seed))
+        play_out(deal, random.Random(seed))
+        assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == reckon_play(deal, (1 << 32) - 1)
+        plays = [e for e in deal.events if type(e) is PlayEvent]
+        last_won_second += plays[-1].card >> 3 == plays[-2].card >> 3 and plays[-1].card > plays[-2].card
+    assert last_won_second > 5
+
+
+def test_the_elders_call_of_a_trio_names_three_and_the_rank() -> None:
+    """Law 48, p. 91: the elder calls "Three knaves" (as many, and the rank: knaves are rank 4, seven 0)."""
+    deal = at("elder sets")
+    deal.apply(DeclareSets((m("JS JH JC"),)))
+    assert deal.events[-1] == CallSet(ELDER, 3, 4)
+
+
+# ---------------------------------------------------------------- Laws 21-22, p. 17: the size of a random discard
+
+
+def _sizes(deal: Deal, draws: int) -> dict[int, int]:
+    rng = random.Random(21)
+    counts: dict[int, int] = {}
+    for _ in range(draws):
+        action = deal.legal_actions().sample(rng)
+        assert isinstance(action, Discard) and not action.cards & ~deal.hands[deal.to_move or 0]
+        n = action.cards.bit_count()
+        counts[n] = counts.get(n, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize(("spec", "elder_discard", "least", "most"), [
+    ("rubicon", None, 1, 5),  # the elder: one to five (Law 21)
+    ("rubicon", "7C 8C 7D 8D 9D", 1, 3),  # the younger: one to the three left him (Law 22)
+    ("rubicon", "7C 8C 7D", 1, 5),  # ... and the two the elder left (Law 34)
+    ("au-cent", "7C 8C 7D 8D 9D", 0, 3),  # at au cent, none to three (p. 17)
+])
+def test_a_random_discard_takes_each_size_as_often_as_it_has_discards(spec: str, elder_discard: str | None,
+                                                                      least: int, most: int) -> None:
+    """Chosen uniformly among the lawful discards, a discard of k of twelve cards comes up in proportion to
+    C(12, k): for the elder 12, 66, 220, 495 and 792 of 1585.  Each size is drawn, none outside the law, each
+    within five standard deviations of its share of 30,000 draws."""
+    hands = ("AS KS QS JS 10S AH KH 7C 8C 7D 8D 9D", "9S 8S 7S QH JH 10H 9H 8H 7H AC KC QC")
+    deal = Deal(m(hands[0]), m(hands[1]), cards("JC 10C 9C AD KD QD JD 10D"),
+                rules_named(spec), (0, 0) if spec == "au-cent" else None)
+    if elder_discard is not None:
+        deal.apply(Discard(m(elder_discard)))
+        if deal.phase == Phase.ELDER_LOOK:
+            deal.apply(LookAtLeft(False))
+    total = sum(comb(12, k) for k in range(least, most + 1))
+    assert len(deal.legal_actions()) == total
+    draws = 30_000
+    counts = _sizes(deal, draws)
+    assert set(counts) == set(range(least, most + 1))
+    for k, n in counts.items():
+        p = comb(12, k) / total
+        assert abs(n - draws * p) <= 5 * sqrt(draws * p * (1 - p)) + 1, (k, n, draws * p)
+
+
+# ---------------------------------------------------------------- p. 20: three games out of five
+
+
+def _games(*scores: tuple[int, int]) -> list[dict[str, int]]:
+    """Running scores of the game in progress after each deal, one game a deal."""
+    return [{"A": a, "B": b} for a, b in scores]
+
+
+@pytest.mark.parametrize(("scores", "tally", "over"), [
+    ([(100, 60), (100, 60)], {"A": 2, "B": 0}, False),  # two single games
+    ([(100, 60), (100, 60), (100, 60)], {"A": 3, "B": 0}, True),  # three: the partie
+    ([(100, 60), (60, 100), (100, 60), (60, 100)], {"A": 2, "B": 2}, False),
+    ([(100, 60), (60, 100), (100, 60), (60, 100), (100, 50)], {"A": 3, "B": 2}, True),  # three of five
+    ([(100, 49)], {"A": 2, "B": 0}, False),  # a double: a hundred before the other has fifty
+    ([(100, 49), (100, 50)], {"A": 3, "B": 0}, True),  # a double and a single: three
+    ([(99, 49)], {"A": 0, "B": 0}, False),  # ninety-nine is no game
+])
+def test_a_partie_au_cent_is_over_at_exactly_three_games(scores: list[tuple[int, int]], tally: dict[str, int],
+                                                         over: bool) -> None:
+    """p. 20: "A game is one hundred up.  A player scoring a hundred before his adversary has scored fifty wins a
+    double game.  A partie is won by a player who wins three games out of five, a double counting as two"."""
+    after = _games(*scores)
+    assert AU_CENT.tally(AU_CENT.games(after)) == tally
+    assert AU_CENT.deals_needed(after) == len(after) + (0 if over else 1)
+    settled = AU_CENT.settlement_of(after, over)
+    assert settled.tally == tally and settled.winner == ("A" if over else None)
+    assert settled.finished == over and not settled.rubicon and settled.points_won is None  # won in games
+
+
+def test_a_rubicon_partie_of_no_deals_is_nothing_to_nothing() -> None:
+    """Law 71: the higher score wins the partie; before any deal both have nothing: equal, no winner, nothing won
+    (Laws 72-73 apply only to a winner)."""
+    for rules in (RUBICON, rules_named("four-deal")):
+        settled = rules.settlement_of([], True)
+        assert (settled.finished, settled.winner, settled.points_won, settled.rubicon) == (True, None, None, False)
+        assert rules.settlement_of([{"A": 0, "B": 1}], True).winner == "B"
+
+
+def test_games_and_settlements_are_immutable_values() -> None:
+    """A game won and a settlement are facts: frozen, as the house style has its data."""
+    settled = AU_CENT.settlement_of(_games((100, 49), (100, 50)), True)
+    with pytest.raises(FrozenInstanceError):
+        settled.winner = "B"  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        settled.games[0].double = False  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------- p. 19: which cards count in play
+
+
+def test_under_the_small_cards_agreement_the_tens_and_above_count() -> None:
+    """p. 19: "By agreement, in playing the cards, nines, eights, and sevens are not counting cards": the aces,
+    kings, queens, knaves and tens of the four suits count, twenty cards; without it, all thirty-two (Law 65)."""
+    counting = m(" ".join(f"{r}{s}" for s in "SHCD" for r in ("A", "K", "Q", "J", "10")))
+    assert counting.bit_count() == 20
+    small = AuCentRules(small_cards_count=False)
+    assert small.counting_cards == counting and rules_named("au-cent+small-cards").counting_cards == counting
+    for rules in (RUBICON, AU_CENT, AuCentRules(fours_count_less=True)):
+        assert rules.counting_cards == (1 << 32) - 1

@@ -1,0 +1,81 @@
+"""``bench/mutate.py``, the mutation testing of the scoring core: what it mutates, and its list of equivalent
+mutants kept in step with the core."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _mutate() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_mutate", ROOT / "bench" / "mutate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+mutate = _mutate()
+
+SOURCE = b'''"""A docstring: 1 == 1 is not mutated."""
+LIMIT = 30
+
+
+def score(before: int, points: int, elder: bool) -> int:
+    """Thirty or more: 30 more."""
+    if before < LIMIT <= before + points and elder:
+        points += 30
+    assert points >= 0
+    return points if elder else -1
+'''
+
+
+def test_each_kind_of_mutant_is_found_and_changes_only_its_own_text() -> None:
+    found = mutate.mutants_of("toy.py", SOURCE)
+    described = {(m.kind, m.before, m.after) for m in found}
+    assert ("compare", "before < LIMIT <= before + points", "(before <= LIMIT <= before + points)") in described
+    assert ("compare", "before < LIMIT <= before + points", "(before < LIMIT < before + points)") in described
+    assert ("constant", "30", "31") in described  # LIMIT, and the thirty added
+    assert ("constant", "1", "0") in described  # the -1
+    assert ("boolop", "before < LIMIT <= before + points and elder",
+            "(before < LIMIT <= before + points or elder)") in described
+    assert ("negate", "before < LIMIT <= before + points and elder",
+            "(not (before < LIMIT <= before + points and elder))") in described
+    assert ("negate", "elder", "(not (elder))") in described  # the x if c else y
+    assert ("delete", "points += 30", "pass") in described
+    assert ("delete", "return points if elder else -1", "pass") in described
+    # Docstrings, annotations and asserts are left alone.
+    assert not any("docstring" in m.before or "points >= 0" in m.before or m.before == "int" for m in found)
+    original = ast.dump(ast.parse(SOURCE))
+    for m in found:
+        mutated = mutate.apply(SOURCE, m)
+        assert mutate.valid(SOURCE, m) and ast.dump(ast.parse(mutated)) != original
+        # The bytes outside the mutated text are the original's.
+        assert mutated[:m.start] == SOURCE[:m.start] and mutated.endswith(SOURCE[m.end:])
+    assert len({m.id for m in found}) == len(found)  # every id names one mutant
+
+
+def test_the_core_has_the_mutants_of_the_issue() -> None:
+    """The four survivors of issue 20 are among the mutants (and tests/test_mutants.py kills them)."""
+    ids = {m.id for m in mutate.all_mutants(mutate.FILES)}
+    assert "deal.py|Deal._verify_play|compare|self.lead >= 0|(self.lead > 0)|0" in ids
+    assert "deal.py|Deal._score|boolop|kind == S_PLAY and role == ELDER|(kind == S_PLAY or role == ELDER)|0" in ids
+    assert any(i.startswith("combinations.py|sequences_ok|constant|1|0|") for i in ids)  # run >> 1 as run >> 0
+
+
+def test_every_mutant_listed_equivalent_exists_and_says_why() -> None:
+    data = json.loads((ROOT / "bench" / "mutants-equivalent.json").read_text())
+    ids = {m.id for m in mutate.all_mutants(mutate.FILES)}
+    listed = [e["id"] for e in data["mutants"]]
+    assert len(listed) == len(set(listed))
+    for entry in data["mutants"]:
+        assert entry["id"] in ids, f"no longer a mutant of the core: {entry['id']}"
+        assert len(entry["why"].split()) >= 5
+    assert mutate.load_equivalent().keys() == set(listed)
