@@ -578,7 +578,8 @@ class Hub:
             for table_id in ids:
                 room = self.tables.get(table_id)
                 mark = marks.get(table_id)
-                if room is None or mark is None or mark == kind.mark_of(room):
+                # A stored version behind the one held is this process's own save still under way, not news.
+                if room is None or mark is None or mark == kind.mark_of(room) or mark.version < room.version:
                     continue
                 if await self._reload_if_changed(table_id, kind):
                     reloaded.append(table_id)
