@@ -41,7 +41,8 @@ from piquet.rl.encoding import (
 )
 
 #: The words of the partie's choices, and the choices they make.
-_CHOICES: Final[dict[int, ChooseDeal | DealBy]] = {DEAL: ChooseDeal(True), LET_DEAL: ChooseDeal(False), BY_TWO: DealBy(2), BY_THREE: DealBy(3)}
+_CHOICES: Final[dict[int, ChooseDeal | DealBy]] = {
+    DEAL: ChooseDeal(True), LET_DEAL: ChooseDeal(False), BY_TWO: DealBy(2), BY_THREE: DealBy(3)}
 
 
 class Table:
