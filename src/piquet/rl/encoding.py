@@ -1,18 +1,19 @@
 """The action encoding and the observation vector that learners see (docs/rl.md).
 
 One fixed action space of ``N_ACTIONS`` numbers serves every decision of a
-partie.  Numbers 0-31 are the cards as the engine numbers them (0 the
-seven of spades ... 31 the ace of diamonds): in the play a card number
-plays that card (Laws 57-59); in the exchange and the calls it *picks* the card into the selection being built,
-and ``DONE`` then makes the discard (Laws 21-22) or the call (Laws 46-64) of
-exactly the cards picked.  A discard of five among twelve is thus five picks
-and ``DONE`` rather than one of 2^12 subsets.  A pick is never taken back, so
-a decision takes at most thirteen steps; the mask allows only picks that can
-still be completed into a lawful action, and ``DONE`` only when the cards
-picked are one.  ``SINK`` declares nothing in the category being called (p.
-93); ``LOOK`` and ``DONT_LOOK`` answer whether to look at the cards left
-(Laws 33, 36); ``DEAL`` and ``LET_DEAL`` are the choice of the winner of the
-cut (Law 4); ``BY_TWO`` and ``BY_THREE`` the first dealer's (Law 9).
+partie. Numbers 0-31 are the cards as the engine numbers them (0 the seven
+of spades ... 31 the ace of diamonds): in the play a card number plays that
+card (Laws 57-59); in the exchange and the calls it *picks* the card into
+the selection being built, and ``DONE`` then makes the discard (Laws 21-22)
+or the call (Laws 46-64) of exactly the cards picked. A discard of five
+among twelve is thus five picks and ``DONE`` rather than one of 2^12
+subsets. A pick is never taken back, so a decision takes at most thirteen
+steps; the mask allows only picks that can still be completed into a lawful
+action, and ``DONE`` only when the cards picked are one. ``SINK`` declares
+nothing in the category being called (p. 93); ``LOOK`` and ``DONT_LOOK``
+answer whether to look at the cards left (Laws 33, 36); ``DEAL`` and
+``LET_DEAL`` are the choice of the winner of the cut (Law 4); ``BY_TWO`` and
+``BY_THREE`` the first dealer's (Law 9).
 
 A declaration is decoded from the cards picked: the point is the cards of
 one suit (fewer than all of them sinks the rest), sequences are the

@@ -31,6 +31,7 @@ from gymnasium import spaces
 
 from piquet.core.partie import other_seat
 from piquet.core.rules import SEATS, rules_named
+from piquet.core.state import Stage
 from piquet.players.levels import level_named, make_player
 from piquet.players.runner import choice_of
 from piquet.rl.encoding import N_ACTIONS, OBS_SIZE, EncodingError
@@ -85,7 +86,7 @@ class SingleAgentEnv(gym.Env[Obs, np.int64]):
         other = other_seat(self.seat)
         while table.to_act == other:
             obs = table.observation(other)
-            if obs is None or table.state.stage.value != "deals":
+            if obs is None or table.state.stage is not Stage.DEALS:
                 table.apply(other, choice_of(self.opponent, table.state))
             else:
                 table.apply(other, self.opponent.choose(obs))
