@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--workers", type=int, default=None, help="processes to use (default: every core)")
         p.add_argument("--rules", default="rubicon", help=RULES_HELP)
         p.add_argument("--json", action="store_true", help="print the report as JSON")
+        p.add_argument("--ray", action="store_true", help="run the parties on Ray, every core here (the rl extra)")
+        p.add_argument("--address", default=None, help="run the parties on the Ray cluster at this address")
 
     arena = sub.add_parser("arena", help="two computer levels play mirrored pairs of parties")
     arena.add_argument("p1", metavar="P1", help="a level, by name or number")
@@ -104,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--parties", type=int, default=None, help="or: parties to play (instead of --deals)")
     stats.add_argument("--seed", type=int, default=0, help="the same seed plays the same deals (default 0)")
     stats.add_argument("--workers", type=int, default=None, help="processes to use (default: every core)")
+    stats.add_argument("--ray", action="store_true", help="run the parties on Ray, every core here (the rl extra)")
+    stats.add_argument("--address", default=None, help="run the parties on the Ray cluster at this address")
     stats.add_argument("--rules", default="rubicon", help=RULES_HELP)
     stats.add_argument("--plot", metavar="PREFIX", default=None,
                        help="draw the distributions to PREFIX-scores.png/.svg and PREFIX-parties.png/.svg")

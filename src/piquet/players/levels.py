@@ -47,6 +47,32 @@ LEVEL_NAMES: tuple[str, ...] = tuple(level.name for level in LEVELS)
 DEFAULT_LEVEL = "search"
 
 
+#: Levels from outside the house, by name: registered by the module that makes them (``piquet.rl.openspiel``
+#: registers ``openspiel-ismcts`` when imported), or found among the ``piquet.levels`` entry points.
+_REGISTERED: dict[str, Level] = {}
+
+
+def register_level(level: Level) -> None:
+    """Make ``level`` known by its name to ``level_named`` (and so to the arena, the ladder and stats)."""
+    if level.name in LEVEL_NAMES:
+        raise ValueError(f"{level.name!r} is a level of the house already")
+    _REGISTERED[level.name] = level
+
+
+def _entry_point(key: str) -> Level | None:
+    """The level an installed package offers under ``key`` (entry point group ``piquet.levels``), if any."""
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="piquet.levels"):
+        if ep.name == key:
+            try:
+                ep.load()  # the module registers its level as it is imported
+            except ImportError as e:
+                raise ValueError(f"level {key!r} needs what is not installed ({e}): pip install -e '.[rl]'") from e
+            return _REGISTERED.get(key)
+    return None
+
+
 def level_named(name: str) -> Level:
     """A level by its name or its number; ``ValueError`` naming the known levels otherwise."""
     key = name.strip().lower()
@@ -55,7 +81,10 @@ def level_named(name: str) -> Level:
     for level in LEVELS:
         if level.name == key:
             return level
-    known = ", ".join(f"{i} {lv.name}" for i, lv in enumerate(LEVELS))
+    found = _REGISTERED.get(key) or _entry_point(key)
+    if found is not None:
+        return found
+    known = ", ".join([f"{i} {lv.name}" for i, lv in enumerate(LEVELS)] + list(_REGISTERED))
     raise ValueError(f"unknown level {name!r}; known: {known}")
 
 
@@ -64,4 +93,5 @@ def make_player(level: str, seed: int | None = None) -> Player:
     return level_named(level).factory(seed)
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_NAMES", "Level", "PlayerFactory", "level_named", "make_player"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_NAMES", "Level", "PlayerFactory", "level_named", "make_player",
+           "register_level"]

@@ -312,11 +312,15 @@ _R = TypeVar("_R")
 
 
 def run_jobs(work: Callable[[_J], _R], jobs: Iterable[_J], total: int, workers: int,
-             progress: Callable[[int, int], None] | None = None) -> Iterator[_R]:
-    """``work`` on each job, in order, among ``workers`` forked processes; ``progress(done, total)`` as each ends."""
+             progress: Callable[[int, int], None] | None = None, ray: str | None = None) -> Iterator[_R]:
+    """``work`` on each job, in order, among ``workers`` forked processes, or with ``ray`` as Ray tasks ("local":
+    a Ray of ``workers`` cores started here; else the address of a cluster to join); ``progress(done, total)`` as
+    each ends.  Each job's result depends on the job alone, so every way gives the same results."""
     results: Iterable[_R]
     with contextlib.ExitStack() as stack:
-        if workers <= 1:
+        if ray is not None:
+            results = _on_ray(work, jobs, workers, ray)
+        elif workers <= 1:
             results = map(work, jobs)
         else:
             results = stack.enter_context(get_context("fork").Pool(workers)).imap(work, jobs)
@@ -326,8 +330,26 @@ def run_jobs(work: Callable[[_J], _R], jobs: Iterable[_J], total: int, workers: 
             yield result
 
 
+def _on_ray(work: Callable[[_J], _R], jobs: Iterable[_J], workers: int, address: str) -> Iterator[_R]:
+    """The jobs as Ray tasks (docs/rl.md: running on a cluster), their results in the jobs' order."""
+    try:
+        import ray
+    except ImportError as e:
+        raise ValueError("running on Ray needs the rl extra: pip install -e '.[rl]'") from e
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+    task = ray.remote(work)
+    refs = [task.remote(job) for job in jobs]
+    for ref in refs:
+        yield ray.get(ref)
+
+
 def run_arena(p1: str, p2: str, parties: int, seed: int = 0, workers: int | None = None,
-              rules: str = "rubicon", progress: Callable[[int, int], None] | None = None) -> ArenaReport:
+              rules: str = "rubicon", progress: Callable[[int, int], None] | None = None,
+              ray: str | None = None) -> ArenaReport:
     """Play ``parties`` parties (rounded up to whole mirrored pairs) between two levels.
 
     Raises ``ValueError`` for an unknown level or rules, before anything is played.
@@ -338,7 +360,7 @@ def run_arena(p1: str, p2: str, parties: int, seed: int = 0, workers: int | None
     workers = max(1, min(workers or os.cpu_count() or 1, pairs))
     report = ArenaReport((p1, p2), seed, rules)
     start = time.perf_counter()
-    for pair in run_jobs(_play_pair, _jobs((p1, p2), seed, pairs, rules), pairs, workers, progress):
+    for pair in run_jobs(_play_pair, _jobs((p1, p2), seed, pairs, rules), pairs, workers, progress, ray):
         report.results.extend(pair)
     report.seconds = time.perf_counter() - start
     return report
@@ -430,7 +452,7 @@ class LadderReport:
 
 def run_ladder(levels: Sequence[str], parties: int, seed: int = 0, workers: int | None = None,
                rules: str = "rubicon", adjacent: bool = False,
-               progress: Callable[[str, str, int, int], None] | None = None) -> LadderReport:
+               progress: Callable[[str, str, int, int], None] | None = None, ray: str | None = None) -> LadderReport:
     """Every level against every other (or, ``adjacent``, each against the next), the stronger named first."""
     levels = list(levels)
     matches = [(levels[j], levels[i]) for i in range(len(levels)) for j in range(i + 1, len(levels))
@@ -440,11 +462,17 @@ def run_ladder(levels: Sequence[str], parties: int, seed: int = 0, workers: int 
         def tell(done: int, total: int, a: str = a, b: str = b) -> None:
             if progress:
                 progress(a, b, done, total)
-        reports[(a, b)] = run_arena(a, b, parties, seed, workers, rules, progress=tell)
+        reports[(a, b)] = run_arena(a, b, parties, seed, workers, rules, progress=tell, ray=ray)
     return LadderReport(levels, reports)
 
 
 # ---------------------------------------------------------------- the commands
+
+
+def ray_target(ns: argparse.Namespace) -> str | None:
+    """Where ``--ray`` and ``--address`` send the parties: a cluster's address, "local", or None (forked)."""
+    address: str | None = getattr(ns, "address", None)
+    return address or ("local" if getattr(ns, "ray", False) else None)
 
 
 def _progress_printer(out: TextIO, enabled: bool) -> Callable[[int, int], None] | None:
@@ -519,7 +547,8 @@ def run_arena_command(ns: argparse.Namespace) -> int:
     """``piquet arena P1 P2 --parties N --seed S [--json]``: 0 when played, 2 for bad options."""
     try:
         report = run_arena(ns.p1, ns.p2, ns.parties, ns.seed, ns.workers, ns.rules,
-                           progress=_progress_printer(sys.stderr, not ns.json and sys.stderr.isatty()))
+                           progress=_progress_printer(sys.stderr, not ns.json and sys.stderr.isatty()),
+                           ray=ray_target(ns))
     except ValueError as e:
         print(f"piquet arena: {e}", file=sys.stderr)
         return 2
@@ -562,7 +591,7 @@ def run_ladder_command(ns: argparse.Namespace) -> int:
             sys.stderr.write(f"\r  {a} against {b}: {done}/{total} pairs" + ("\n" if done == total else ""))
             sys.stderr.flush()
 
-    report = run_ladder(levels, ns.parties, ns.seed, ns.workers, ns.rules, ns.adjacent, tell)
+    report = run_ladder(levels, ns.parties, ns.seed, ns.workers, ns.rules, ns.adjacent, tell, ray_target(ns))
     summary = report.summary()
     print(json.dumps(summary, indent=1) if ns.json else format_ladder(summary))
     return 0
@@ -570,5 +599,6 @@ def run_ladder_command(ns: argparse.Namespace) -> int:
 
 __all__ = [
     "ArenaReport", "DealResult", "LadderReport", "PartieResult", "elo_ratings", "mean_interval", "play_partie",
-    "points_ratings", "rate_interval", "run_arena", "run_arena_command", "run_jobs", "run_ladder", "run_ladder_command",
+    "points_ratings", "rate_interval", "ray_target", "run_arena", "run_arena_command", "run_jobs", "run_ladder",
+    "run_ladder_command",
 ]

@@ -49,7 +49,7 @@ from piquet.core.events import ELDER, ROLES, S_CARTE_BLANCHE, S_PIQUE, S_REPIQUE
 from piquet.core.rules import rules_named
 from piquet.odds.chances import wilson
 from piquet.players.levels import level_named
-from piquet.study.arena import DealResult, PartieResult, play_partie, rate_interval, run_jobs
+from piquet.study.arena import DealResult, PartieResult, play_partie, rate_interval, ray_target, run_jobs
 
 #: "The show of the elder hand is twenty-eight points ...; the show of the younger hand is fourteen" (p. 148).
 TREATISE_SHOW = {"elder": 28, "younger": 14}
@@ -285,7 +285,7 @@ def _jobs(levels: tuple[str, str], seed: int, parties: int, rules: str) -> Itera
 
 def run_stats(p1: str, p2: str, deals: int, seed: int = 0, workers: int | None = None, rules: str = "rubicon",
               progress: Callable[[int, int], None] | None = None, save: TextIO | None = None,
-              parties: int | None = None) -> StatsReport:
+              parties: int | None = None, ray: str | None = None) -> StatsReport:
     """Play whole parties until at least ``deals`` deals are played (or ``parties`` parties, when given).
 
     At Piquet au cent, where a partie runs to as many deals as it takes, ``deals`` asks for one partie
@@ -303,7 +303,7 @@ def run_stats(p1: str, p2: str, deals: int, seed: int = 0, workers: int | None =
     if save is not None:
         save.write(json.dumps({"players": [p1, p2], "seed": seed, "rules": r.spec}) + "\n")
     start = time.perf_counter()
-    for result in run_jobs(_play, _jobs((p1, p2), seed, parties, r.spec), parties, workers, progress):
+    for result in run_jobs(_play, _jobs((p1, p2), seed, parties, r.spec), parties, workers, progress, ray):
         report.results.append(result)
         if save is not None:
             save.write(json.dumps(dataclasses.asdict(result)) + "\n")
@@ -486,9 +486,11 @@ def run_stats_command(ns: argparse.Namespace) -> int:
             progress = _progress(sys.stderr) if not ns.json and sys.stderr.isatty() else None
             if ns.save:
                 with open(ns.save, "w", encoding="utf-8") as out:
-                    report = run_stats(ns.p1, ns.p2, ns.deals, ns.seed, ns.workers, ns.rules, progress, out, ns.parties)
+                    report = run_stats(ns.p1, ns.p2, ns.deals, ns.seed, ns.workers, ns.rules, progress, out, ns.parties,
+                                           ray_target(ns))
             else:
-                report = run_stats(ns.p1, ns.p2, ns.deals, ns.seed, ns.workers, ns.rules, progress, None, ns.parties)
+                report = run_stats(ns.p1, ns.p2, ns.deals, ns.seed, ns.workers, ns.rules, progress, None, ns.parties,
+                                   ray_target(ns))
         summary = report.summary()
         files = plot_stats(report, ns.plot) if ns.plot else []
     except (ValueError, OSError) as e:
