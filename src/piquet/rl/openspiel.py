@@ -106,16 +106,46 @@ class PiquetGame(pyspiel.Game):
         return PiquetObserver(perfect_recall, params)
 
 
+class _Held:
+    """The engine's objects of a state: OpenSpiel's ``clone`` deep-copies a state's attributes, and the compiled
+    engine's classes cannot be copied field by field.  The deal is copied by replaying its history
+    (``replay``); the last action made is immutable, and shared."""
+
+    __slots__ = ("deal", "made")
+
+    def __init__(self, deal: Deal | None, made: Action | None = None) -> None:
+        self.deal = deal
+        self.made = made
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(None if self.deal is None else replay(self.deal), self.made)
+
+
 class PiquetState(pyspiel.State):
     """A deal being dealt (chance) or played, and the cards picked so far towards the decision in progress."""
 
     def __init__(self, game: PiquetGame) -> None:
         super().__init__(game)
         self.order: list[Card] = []
-        self.deal: Deal | None = None
+        self.held = _Held(None)
         self.selection: Mask = 0
-        #: The engine's action the last step completed, if it completed one (what an arena player reads).
-        self.made: Action | None = None
+
+    @property
+    def deal(self) -> Deal | None:
+        return self.held.deal
+
+    @deal.setter
+    def deal(self, deal: Deal | None) -> None:
+        self.held.deal = deal
+
+    @property
+    def made(self) -> Action | None:
+        """The engine's action the last step completed, if it completed one (what an arena player reads)."""
+        return self.held.made
+
+    @made.setter
+    def made(self, made: Action | None) -> None:
+        self.held.made = made
 
     # ------------------------------------------------------------ the OpenSpiel contract
 
@@ -181,6 +211,7 @@ class PiquetState(pyspiel.State):
         other.order = list(self.order)
         other.deal = None if self.deal is None else replay(self.deal)
         other.selection = self.selection
+        other.made = self.made
         return other
 
     # ------------------------------------------------------------ what a player knows
@@ -291,7 +322,7 @@ class ISMCTSPlayer(ElectsToDeal):
         self.bot = ISMCTSBot(self.game, RandomRolloutEvaluator(1, rs), uct_c, simulations, random_state=rs)
 
     def choose(self, obs: Observation) -> Action:
-        if obs.rules.spec != RUBICON.spec or obs.rules.goal is not None:
+        if obs.rules != RUBICON:  # the game is one deal of Rubicon Piquet, its rules exactly
             raise ValueError(f"openspiel-ismcts plays Rubicon Piquet's deals, not {obs.rules.title}")
         legal = list(obs.legal_actions())
         if len(legal) == 1:
