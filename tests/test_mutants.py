@@ -479,3 +479,62 @@ def test_under_the_small_cards_agreement_the_tens_and_above_count() -> None:
     assert small.counting_cards == counting and rules_named("au-cent+small-cards").counting_cards == counting
     for rules in (RUBICON, AU_CENT, AuCentRules(fours_count_less=True)):
         assert rules.counting_cards == (1 << 32) - 1
+
+
+# ---------------------------------------------------------------- Laws 18, 61-69: the most in one deal
+
+
+def test_the_most_a_player_can_score_in_one_deal_is_made() -> None:
+    """Laws 18 and 61-69 (docs/laws.md, "The most in one deal"): the elder dealt a carte blanche (10) discards
+    his four aces and the seven of diamonds and takes in the queen and knave of spades and three knaves.  His
+    point of five (forty-seven against the younger's forty-four) scores 5; his quint to the queen and tierce to
+    the knave 18 (against a tierce); his quatorzes of knaves and tens 28: 61 in hand, and 33 before the younger
+    counts anything, a repique (60).  He leads all twelve tricks and wins them, the younger following with his
+    small cards and throwing away the rest: twelve for the cards led and one more for the last trick (Law 65),
+    forty for the capot (Law 66).  174, the bound ``Rules.most_in_a_deal`` gives a lead that cannot be caught."""
+    deal = Deal(m("10S 9S 8S 10H 9H 10C 10D AS AH AC AD 7D"), m("7S 8H 7H KC QC 9C 8C 7C KD QD 9D KS"),
+                cards("QS JS JH JC JD 8D KH QH"))
+    assert deal.carte_blanche == (True, False)
+    deal.apply(Discard(m("AS AH AC AD 7D")))
+    deal.apply(Discard(m("KS")))  # the younger takes the eight of diamonds
+    for action in (DeclarePoint(m("QS JS 10S 9S 8S")), DeclarePoint(m("KC QC 9C 8C 7C")),
+                   DeclareSequences((m("QS JS 10S 9S 8S"), m("JH 10H 9H"))), DeclareSequences((m("9C 8C 7C"),)),
+                   DeclareSets((m("JS JH JC JD"), m("10S 10H 10C 10D"))), DeclareSets(())):
+        deal.apply(action)
+    tricks = ("QS 7S", "JS KC", "10S QC", "9S 9C", "8S KD", "JH 7H", "10H 8H", "9H QD", "JC 7C", "10C 8C",
+              "JD 8D", "10D 9D")
+    for trick in tricks:
+        led, followed = trick.split()
+        deal.apply(P(led))
+        if deal.phase == Phase.YOUNGER_LOOK:
+            deal.apply(LookAtLeft(False))
+        deal.apply(P(followed))
+    assert deal.is_over and deal.tricks_won == [12, 0]
+    assert deal.scores[ELDER] == [10, 5, 18, 28, 13, 40, 0, 60] and deal.totals == [174, 0]
+    assert RUBICON.most_in_a_deal == rules_named("four-deal").most_in_a_deal == 174 == deal.totals[ELDER]
+
+
+def test_without_a_carte_blanche_the_most_is_one_hundred_and_seventy() -> None:
+    """The best hand of all (docs/laws.md): four aces, kings and queens, point three (3), four tierces major (12),
+    three quatorzes (42), the repique (60), and all the tricks led and won (13) with the capot (40): 170.  The
+    younger holds the knaves, tens and nines: three of a suit make twenty-nine, less than thirty-one, his tierces
+    are lower, his quatorzes lower; he has nothing good."""
+    elder = "AS KS QS AH KH QH AC KC QC AD KD QD"
+    deal = Deal(m("AS KS QS AH KH QH AC KC QC AD 8S 8H"), m("JS 10S 9S JH 10H 9H JC 10C 9C JD 10D 8C"),
+                cards("KD QD 9D 7S 7H 8D 7C 7D"))
+    deal.apply(Discard(m("8S 8H")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("8C")))  # for the nine of diamonds
+    assert deal.hands[ELDER] == m(elder)
+    deal.apply(DeclarePoint(m("AS KS QS")))
+    deal.apply(DeclarePoint(m("JS 10S 9S")))
+    deal.apply(DeclareSequences(tuple(m(f"A{s} K{s} Q{s}") for s in "SHCD")))
+    deal.apply(DeclareSequences((m("JS 10S 9S"),)))
+    deal.apply(DeclareSets(tuple(m(f"{r}S {r}H {r}C {r}D") for r in "AKQ")))
+    deal.apply(DeclareSets(()))
+    for led, followed in zip(elder.split(), "9S 10S JS 9H 10H JH 9C 10C JC 9D 10D JD".split(), strict=True):
+        deal.apply(P(led))
+        if deal.phase == Phase.YOUNGER_LOOK:
+            deal.apply(LookAtLeft(False))
+        deal.apply(P(followed))
+    assert deal.scores[ELDER] == [0, 3, 12, 42, 13, 40, 0, 60] and deal.totals == [170, 0]
