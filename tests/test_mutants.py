@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import FrozenInstanceError
+from itertools import combinations
 from math import comb, sqrt
 
 import pytest
 
 from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.core.cards import card_name, parse_card
+from piquet.core.cards import card_name, cards_of, parse_card
 from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import (
     Deal,
@@ -27,7 +28,9 @@ from piquet.core.deal import (
     item_score,
     legal_iter,
     legal_sample,
+    point_options,
     sequence_options,
+    set_options,
 )
 from piquet.core.events import (
     ELDER,
@@ -42,7 +45,10 @@ from piquet.core.events import (
     YOUNGER,
     CallSet,
     Look,
+    Reply,
     Score,
+    Show,
+    Unanswered,
 )
 from piquet.core.events import Play as PlayEvent
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
@@ -51,7 +57,7 @@ from test_club import ELDER_DEALT as CLUB_ELDER
 from test_club import STOCK as CLUB_STOCK
 from test_club import YOUNGER_DEALT as CLUB_YOUNGER
 from test_illegal import TO_PHASE, at, example_deal, refused, state
-from test_irregular_deals import cards, declare_nothing, m
+from test_irregular_deals import cards, declare_nothing, lowest, m
 
 
 def P(card: str) -> Play:
@@ -532,9 +538,120 @@ def test_without_a_carte_blanche_the_most_is_one_hundred_and_seventy() -> None:
     deal.apply(DeclareSequences((m("JS 10S 9S"),)))
     deal.apply(DeclareSets(tuple(m(f"{r}S {r}H {r}C {r}D") for r in "AKQ")))
     deal.apply(DeclareSets(()))
-    for led, followed in zip(elder.split(), "9S 10S JS 9H 10H JH 9C 10C JC 9D 10D JD".split(), strict=True):
+    followers = ("9S", "10S", "JS", "9H", "10H", "JH", "9C", "10C", "JC", "9D", "10D", "JD")
+    for led, followed in zip(elder.split(), followers, strict=True):
         deal.apply(P(led))
         if deal.phase == Phase.YOUNGER_LOOK:
             deal.apply(LookAtLeft(False))
         deal.apply(P(followed))
     assert deal.scores[ELDER] == [0, 3, 12, 42, 13, 40, 0, 60] and deal.totals == [170, 0]
+
+
+# ---------------------------------------------------------------- Laws 30, 57 and Case XIX: hands of unequal size
+
+
+def _play_with(elder_keeps: int, younger_discards: int, younger_takes: int, law: str) -> Deal:
+    """The pack in order; the elder discards five and takes four (eleven, Law 30); the younger's exchange as
+    given (``law``); then every call nothing and cards played at random to the end."""
+    deal = Deal.from_pack(list(range(32)))
+    deal.take_in(ELDER, lowest(deal.hands[ELDER], 5), elder_keeps, "Law 30")
+    deal.apply(LookAtLeft(False))
+    deal.take_in(YOUNGER, lowest(deal.hands[YOUNGER], younger_discards), younger_takes, law)
+    rng = random.Random(57)
+    while not deal.is_over:
+        declare_nothing(deal)
+        deal.apply(deal.legal_actions().sample(rng))
+    return deal
+
+
+def test_a_hand_of_eleven_against_twelve_the_last_card_counts_one_as_the_twelfth_trick() -> None:
+    """Law 57: "His adversary counts as tricks all cards that cannot be played to"; the twelfth trick is the last
+    (Case XIX) and scores one: the younger's play is his count of the eleven tricks played (Law 65) and one."""
+    deal = _play_with(4, 4, 4, "Law 30")
+    assert deal.hands[YOUNGER].bit_count() == 1 and deal.hands[ELDER] == 0
+    assert [e for e in deal.events if type(e) is Unanswered] == [Unanswered(YOUNGER, 1, 1)]
+    elder, younger = reckon_play(deal, (1 << 32) - 1)
+    assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == (elder, younger + 1)
+    assert sum(deal.tricks_won) == 12 and deal.trick == 13  # as after twelve tricks played
+
+
+def test_a_hand_of_thirteen_against_eleven_counts_one_trick_not_two() -> None:
+    """Laws 30-31, 57 and Case XIX: after eleven tricks the younger holds two cards the elder cannot play to; the
+    twelfth trick is the last, so one of them counts as a trick and scores one, his thirteenth card never."""
+    deal = _play_with(4, 2, 3, "Law 31")
+    assert deal.hands[YOUNGER].bit_count() == 2 and deal.hands[ELDER] == 0
+    assert [e for e in deal.events if type(e) is Unanswered] == [Unanswered(YOUNGER, 1, 1)]
+    assert sum(deal.tricks_won) == 12 and deal.trick == 13
+    elder, younger = reckon_play(deal, (1 << 32) - 1)
+    assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == (elder, younger + 1)
+
+
+def test_two_hands_of_eleven_leave_no_card_unanswered_and_no_twelfth_trick() -> None:
+    """Law 30 for both: eleven tricks are played and nothing is left that cannot be played to (Law 57); the
+    eleventh trick is not the last of Law 65, which "presupposes that each player has twelve cards" (Case XIX):
+    nobody scores a twelfth."""
+    deal = _play_with(4, 4, 3, "Law 30")
+    assert deal.hands == [0, 0] and sum(deal.tricks_won) == 11
+    assert not any(type(e) is Unanswered for e in deal.events)
+    assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == reckon_play(deal, (1 << 32) - 1)
+
+
+# ---------------------------------------------------------------- p. 156-157: what may be called, and sunk
+
+
+def _subsets(cards_named: str) -> set[int]:
+    """Every choice of one or more of these cards, as masks."""
+    names = cards_named.split()
+    return {m(" ".join(c)) for n in range(1, len(names) + 1) for c in combinations(names, n)}
+
+
+def test_a_point_may_be_called_as_any_cards_of_one_suit_or_as_nothing() -> None:
+    """Sinking (p. 156-157): a player may "conceal some of his cards, and not call them, although they may be
+    good", so any of his cards of one suit may be called for point (Law 62), or none.  Three spades, four
+    hearts, one club and four diamonds: nothing, or 7 + 15 + 1 + 15 choices, each once."""
+    hand = m("AS 10S 7S KH QH 9H 8H JC AD KD 8D 7D")
+    options = list(point_options(hand))
+    expected = {0} | _subsets("AS 10S 7S") | _subsets("KH QH 9H 8H") | {m("JC")} | _subsets("AD KD 8D 7D")
+    assert set(options) == expected and len(options) == len(expected) == 39
+
+
+def test_quatorzes_and_trios_may_be_called_as_any_of_each_rank_held() -> None:
+    """Quatorzes and trios are of tens and above (Law 64), and a player may sink cards (p. 156-157): he may call
+    three of a quatorze he holds, or none at all.  Four aces (none, the quatorze or any of four trios),
+    three kings (none or the trio), two queens and three nines (nothing): 6 x 2 = 12 choices."""
+    hand = m("AS AH AC AD KS KH KD QS QC 9S 9H 9C")
+    aces = [0, m("AS AH AC AD")] + [m(" ".join(t)) for t in combinations(("AS", "AH", "AC", "AD"), 3)]
+    expected = {frozenset(x for x in (a, k) if x) for a in aces for k in (0, m("KS KH KD"))}
+    options = list(set_options(hand))
+    assert {frozenset(o) for o in options} == expected and len(options) == 12
+    assert all(len(o) == len(set(o)) for o in options)
+
+
+def test_a_random_discard_with_the_default_least_is_never_empty() -> None:
+    """Law 21: the elder "must discard at least one card": drawn with no least given, a discard of at most one
+    card is always one card (with none allowed it would be empty one time in thirteen)."""
+    hand = m(ELDER_DEALT)
+    rng = random.Random(21)
+    drawn = [legal_sample(Phase.ELDER_DISCARD, hand, -1, 1, rng) for _ in range(300)]
+    assert {a.cards.bit_count() for a in drawn} == {1}  # type: ignore[attr-defined]
+    assert {a.cards for a in drawn} == {1 << c for c in cards_of(hand)}  # type: ignore[attr-defined]
+
+
+def test_an_equal_sequence_is_shown_for_nothing_and_neither_scores() -> None:
+    """Law 63: of sequences of equal length the highest is good; two tierces major are equal, and neither
+    scores (p. 89-90).  The elder shows his when the younger answers "equal" (Law 55), and the younger his
+    before he plays: each for nothing."""
+    deal = Deal(m("AH KH QH 8H 10S 8S JC 9C 7C JD 9D 7D"), m("AS KS QS 9S 7S JH 9H 7H KC 10C 8C KD"),
+                cards("JS 8D 10H AC QC AD QD 10D"))
+    deal.apply(Discard(m("7C")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("KD")))
+    deal.apply(DeclarePoint(0))
+    deal.apply(DeclareSequences((m("AH KH QH"),)))
+    deal.apply(DeclareSequences((m("AS KS QS"),)))
+    assert deal.events[-2:] == [Reply(YOUNGER, SEQUENCES, 1), Show(ELDER, SEQUENCES, m("AH KH QH"), 0)]
+    deal.apply(DeclareSets(()))
+    deal.apply(P("AH"))
+    declare_nothing(deal)
+    assert Show(YOUNGER, SEQUENCES, m("AS KS QS"), 0) in deal.events
+    assert deal.scores[ELDER][S_SEQUENCES] == deal.scores[YOUNGER][S_SEQUENCES] == 0
