@@ -17,7 +17,7 @@ from math import comb, sqrt
 
 import pytest
 
-from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import card_name, cards_of, parse_card
 from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import (
@@ -45,6 +45,8 @@ from piquet.core.events import (
     YOUNGER,
     CallSet,
     Look,
+    Miscall,
+    Penalty,
     Reply,
     Score,
     Show,
@@ -655,3 +657,51 @@ def test_an_equal_sequence_is_shown_for_nothing_and_neither_scores() -> None:
     declare_nothing(deal)
     assert Show(YOUNGER, SEQUENCES, m("AS KS QS"), 0) in deal.events
     assert deal.scores[ELDER][S_SEQUENCES] == deal.scores[YOUNGER][S_SEQUENCES] == 0
+
+
+# ---------------------------------------------------------------- Law 54 and Case II at a club table: point, sequences
+
+# The elder holds a quart major and a point of five in spades, and three small hearts, having put out the ten of
+# hearts; the younger a quint major in diamonds (fifty-one), and trios of aces, kings and knaves.
+CLUB_II_ELDER = "AS KS QS JS 10H 9H 8H 7H 9C 8C 9D 8D"
+CLUB_II_YOUNGER = "AD KD QD JD 10D AH KH JH AC KC JC 10S"
+CLUB_II_STOCK = "9S 8S 7S QH QC 10C 7C 7D"
+
+
+def _club_ii(calls: tuple[Action, ...]) -> Deal:
+    deal = Deal(m(CLUB_II_ELDER), m(CLUB_II_YOUNGER), cards(CLUB_II_STOCK), club=True)
+    deal.apply(Discard(m("10H")))  # takes in the nine of spades
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("10S")))  # takes in the eight of spades
+    for action in calls:
+        deal.apply(action)
+    deal.apply(P("AS"))
+    declare_nothing(deal)
+    return deal
+
+
+def test_a_point_miscalled_and_allowed_good_bars_nothing_and_its_caller_reckons_nothing() -> None:
+    """Law 54 and Case II, for the point: the elder calls four hearts making thirty-four, which he could have held
+    with his discard (the ten), and the younger, sinking his diamonds, says "good".  On discovery the elder can
+    reckon nothing that deal (not his quart, not his lead), and the younger reckons his point of five (5): the
+    false call bars nothing, the elder having made no correct call of a point.  With his quint (15): 20."""
+    deal = _club_ii((DeclarePoint(m("10H 9H 8H 7H")), DeclarePoint(0),
+                     DeclareSequences((m("AS KS QS JS"),)), DeclareSequences((m("AD KD QD JD 10D"),)),
+                     DeclareSets(())))
+    assert Miscall(ELDER, POINT, m("10H 9H 8H 7H"), False) in deal.events
+    assert Penalty(ELDER, "Law 54") in deal.events
+    assert deal.scores[YOUNGER][S_POINT] == 5 and deal.scores[YOUNGER][S_SEQUENCES] == 15
+    assert deal.totals == [0, 20]
+
+
+def test_a_sequence_miscalled_bars_nothing_and_the_adversary_reckons_the_quint_he_sank() -> None:
+    """Law 54 and Case II, for sequences: the elder calls a quint to the knave of hearts, which the younger allows
+    good, sinking his quint major.  The elder could not have held it (the younger holds the knave): no penalty,
+    but the call bars nothing, and the younger reckons his quint (15) and his point, good against the elder's
+    fifty (5).  The elder reckons one, for his lead."""
+    deal = _club_ii((DeclarePoint(m("AS KS QS JS 9S")), DeclarePoint(m("AD KD QD JD 10D")),
+                     DeclareSequences((m("JH 10H 9H 8H 7H"),)), DeclareSequences(()), DeclareSets(())))
+    assert Miscall(ELDER, SEQUENCES, m("JH 10H 9H 8H 7H"), True) in deal.events
+    assert not any(type(e) is Penalty for e in deal.events)
+    assert deal.scores[YOUNGER][S_SEQUENCES] == 15 and deal.scores[YOUNGER][S_POINT] == 5
+    assert deal.totals == [1, 20]
