@@ -692,6 +692,11 @@ def test_a_point_miscalled_and_allowed_good_bars_nothing_and_its_caller_reckons_
     assert Penalty(ELDER, "Law 54") in deal.events
     assert deal.scores[YOUNGER][S_POINT] == 5 and deal.scores[YOUNGER][S_SEQUENCES] == 15
     assert deal.totals == [0, 20]
+    assert deal.decl[ELDER][POINT] == 0 and deal.keys[ELDER][POINT] == (0, 0)  # his point is nothing
+    # Nor does he reckon his leads (Law 65): he wins with the ace and leads the king and queen of spades.
+    for card in ("8S", "KS", "JC", "QS", "JH"):
+        deal.apply(P(card))
+    assert deal.tricks_won == [3, 0] and deal.totals == [0, 20]
 
 
 def test_a_sequence_miscalled_bars_nothing_and_the_adversary_reckons_the_quint_he_sank() -> None:
@@ -705,3 +710,17 @@ def test_a_sequence_miscalled_bars_nothing_and_the_adversary_reckons_the_quint_h
     assert not any(type(e) is Penalty for e in deal.events)
     assert deal.scores[YOUNGER][S_SEQUENCES] == 15 and deal.scores[YOUNGER][S_POINT] == 5
     assert deal.totals == [1, 20]
+
+
+def test_a_miscall_coming_to_light_makes_good_a_call_that_is_looked_at_in_turn() -> None:
+    """Law 54 in turn: the elder calls six hearts, the younger seven diamonds, neither held (nor possible: no
+    penalty).  The younger's call, good, comes to light and is nothing; the elder's six, which his real five
+    spades do not reach, is then good, and comes to light in its turn; the younger reckons his real point of five
+    diamonds (5), the elder nothing for point, one for his lead."""
+    deal = _club_ii((DeclarePoint(m("AH KH QH JH 10H 9H")), DeclarePoint(m("AD KD QD JD 10D 9D 8D")),
+                     DeclareSequences(()), DeclareSets(())))
+    miscalls = [e for e in deal.events if type(e) is Miscall]
+    assert miscalls == [Miscall(YOUNGER, POINT, m("AD KD QD JD 10D 9D 8D"), True),
+                        Miscall(ELDER, POINT, m("AH KH QH JH 10H 9H"), True)]
+    assert not any(type(e) is Penalty for e in deal.events)
+    assert deal.scores[YOUNGER][S_POINT] == 5 and deal.scores[ELDER][S_POINT] == 0 and deal.totals == [1, 5]
