@@ -724,3 +724,15 @@ def test_a_miscall_coming_to_light_makes_good_a_call_that_is_looked_at_in_turn()
                         Miscall(ELDER, POINT, m("AH KH QH JH 10H 9H"), True)]
     assert not any(type(e) is Penalty for e in deal.events)
     assert deal.scores[YOUNGER][S_POINT] == 5 and deal.scores[ELDER][S_POINT] == 0 and deal.totals == [1, 5]
+
+
+def test_a_random_card_is_any_card_for_the_leader_and_for_a_hand_void_in_the_suit_led() -> None:
+    """Law 59 binds only the follower who holds the suit led: with no card led (the leader), or holding no card
+    of the suit led, any card of the hand may be drawn, diamonds (the last suit) and the others alike."""
+    hand = m("AS 7S KH 9C 8D 7D")
+    rng = random.Random(59)
+    everything = {"AS", "7S", "KH", "9C", "8D", "7D"}
+    assert cards_played(legal_sample(Phase.PLAY, hand, -1, 0, rng) for _ in range(300)) == everything
+    void_in_clubs = m("AS 7S KH 8D 7D")
+    assert cards_played(legal_sample(Phase.PLAY, void_in_clubs, parse_card("10C"), 0, rng)
+                        for _ in range(300)) == everything - {"9C"}
