@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import FrozenInstanceError
-from itertools import combinations
+from itertools import accumulate, combinations
 from math import comb, sqrt
 
 import pytest
@@ -22,6 +22,7 @@ from piquet.core.cards import card_name, cards_of, parse_card
 from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import (
     Deal,
+    IllegalAction,
     Phase,
     declaration_of,
     full_declarations,
@@ -736,3 +737,23 @@ def test_a_random_card_is_any_card_for_the_leader_and_for_a_hand_void_in_the_sui
     void_in_clubs = m("AS 7S KH 8D 7D")
     assert cards_played(legal_sample(Phase.PLAY, void_in_clubs, parse_card("10C"), 0, rng)
                         for _ in range(300)) == everything - {"9C"}
+
+
+def test_a_random_discard_is_drawn_as_the_standard_library_draws_it() -> None:
+    """``_sample_discard`` promises the draws of ``rng.choices`` (a size weighted by its number of discards) and
+    ``rng.sample`` (the cards): a seeded game gives the same discards as ever.  Checked against the standard
+    library itself, for the elder's one to five of twelve (Law 21)."""
+    hand = m(ELDER_DEALT)
+    held = cards_of(hand)
+    for seed in range(40):
+        drawn = legal_sample(Phase.ELDER_DISCARD, hand, -1, 5, random.Random(seed))
+        ref = random.Random(seed)
+        size = ref.choices(range(1, 6), cum_weights=list(accumulate(comb(12, k) for k in range(1, 6))))[0]
+        assert drawn == Discard(sum(1 << c for c in ref.sample(held, size))), seed
+
+
+def test_no_random_action_when_the_deal_is_over() -> None:
+    """After the last trick nobody is to move: asked for a random action, the engine says so (an IllegalAction,
+    not an error of its own)."""
+    with pytest.raises(IllegalAction, match="the deal is over"):
+        legal_sample(Phase.DONE, 0, -1, 0, random.Random(1))
