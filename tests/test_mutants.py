@@ -757,3 +757,16 @@ def test_no_random_action_when_the_deal_is_over() -> None:
     not an error of its own)."""
     with pytest.raises(IllegalAction, match="the deal is over"):
         legal_sample(Phase.DONE, 0, -1, 0, random.Random(1))
+
+
+def test_after_a_miscall_the_adversary_reckons_only_what_is_good_against_its_correct_part() -> None:
+    """Law 54: the adversary "may reckon anything he has good, which is not barred by a correct call of the player
+    in error, made in addition to his miscall".  The elder calls a tierce, sinking his quart major; the younger
+    answers with a sixieme in clubs he has not (nor could have) and the quint in diamonds he has.  The sixieme
+    comes to light; the quint is a correct call and bars the elder's quart: the elder shows and scores no
+    sequence, the younger scores his quint (15)."""
+    deal = _club_ii((DeclarePoint(0), DeclareSequences((m("9H 8H 7H"),)),
+                     DeclareSequences((m("AC KC QC JC 10C 9C"), m("AD KD QD JD 10D"))), DeclareSets(())))
+    assert Miscall(YOUNGER, SEQUENCES, m("AC KC QC JC 10C 9C"), True) in deal.events
+    assert not any(type(e) is Show and e.role == ELDER for e in deal.events)
+    assert deal.scores[ELDER][S_SEQUENCES] == 0 and deal.scores[YOUNGER][S_SEQUENCES] == 15
