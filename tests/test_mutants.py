@@ -12,22 +12,26 @@ from __future__ import annotations
 
 import random
 from dataclasses import FrozenInstanceError
+from itertools import accumulate, combinations
 from math import comb, sqrt
 
 import pytest
 
-from piquet.core.actions import DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.core.cards import card_name, parse_card
+from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
+from piquet.core.cards import card_name, cards_of, parse_card
 from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import (
     Deal,
+    IllegalAction,
     Phase,
     declaration_of,
     full_declarations,
     item_score,
     legal_iter,
     legal_sample,
+    point_options,
     sequence_options,
+    set_options,
 )
 from piquet.core.events import (
     ELDER,
@@ -42,7 +46,12 @@ from piquet.core.events import (
     YOUNGER,
     CallSet,
     Look,
+    Miscall,
+    Penalty,
+    Reply,
     Score,
+    Show,
+    Unanswered,
 )
 from piquet.core.events import Play as PlayEvent
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
@@ -51,7 +60,7 @@ from test_club import ELDER_DEALT as CLUB_ELDER
 from test_club import STOCK as CLUB_STOCK
 from test_club import YOUNGER_DEALT as CLUB_YOUNGER
 from test_illegal import TO_PHASE, at, example_deal, refused, state
-from test_irregular_deals import cards, declare_nothing, m
+from test_irregular_deals import cards, declare_nothing, lowest, m
 
 
 def P(card: str) -> Play:
@@ -479,3 +488,285 @@ def test_under_the_small_cards_agreement_the_tens_and_above_count() -> None:
     assert small.counting_cards == counting and rules_named("au-cent+small-cards").counting_cards == counting
     for rules in (RUBICON, AU_CENT, AuCentRules(fours_count_less=True)):
         assert rules.counting_cards == (1 << 32) - 1
+
+
+# ---------------------------------------------------------------- Laws 18, 61-69: the most in one deal
+
+
+def test_the_most_a_player_can_score_in_one_deal_is_made() -> None:
+    """Laws 18 and 61-69 (docs/laws.md, "The most in one deal"): the elder dealt a carte blanche (10) discards
+    his four aces and the seven of diamonds and takes in the queen and knave of spades and three knaves.  His
+    point of five (forty-seven against the younger's forty-four) scores 5; his quint to the queen and tierce to
+    the knave 18 (against a tierce); his quatorzes of knaves and tens 28: 61 in hand, and 33 before the younger
+    counts anything, a repique (60).  He leads all twelve tricks and wins them, the younger following with his
+    small cards and throwing away the rest: twelve for the cards led and one more for the last trick (Law 65),
+    forty for the capot (Law 66).  174, the bound ``Rules.most_in_a_deal`` gives a lead that cannot be caught."""
+    deal = Deal(m("10S 9S 8S 10H 9H 10C 10D AS AH AC AD 7D"), m("7S 8H 7H KC QC 9C 8C 7C KD QD 9D KS"),
+                cards("QS JS JH JC JD 8D KH QH"))
+    assert deal.carte_blanche == (True, False)
+    deal.apply(Discard(m("AS AH AC AD 7D")))
+    deal.apply(Discard(m("KS")))  # the younger takes the eight of diamonds
+    for action in (DeclarePoint(m("QS JS 10S 9S 8S")), DeclarePoint(m("KC QC 9C 8C 7C")),
+                   DeclareSequences((m("QS JS 10S 9S 8S"), m("JH 10H 9H"))), DeclareSequences((m("9C 8C 7C"),)),
+                   DeclareSets((m("JS JH JC JD"), m("10S 10H 10C 10D"))), DeclareSets(())):
+        deal.apply(action)
+    tricks = ("QS 7S", "JS KC", "10S QC", "9S 9C", "8S KD", "JH 7H", "10H 8H", "9H QD", "JC 7C", "10C 8C",
+              "JD 8D", "10D 9D")
+    for trick in tricks:
+        led, followed = trick.split()
+        deal.apply(P(led))
+        if deal.phase == Phase.YOUNGER_LOOK:
+            deal.apply(LookAtLeft(False))
+        deal.apply(P(followed))
+    assert deal.is_over and deal.tricks_won == [12, 0]
+    assert deal.scores[ELDER] == [10, 5, 18, 28, 13, 40, 0, 60] and deal.totals == [174, 0]
+    assert RUBICON.most_in_a_deal == rules_named("four-deal").most_in_a_deal == 174 == deal.totals[ELDER]
+
+
+def test_without_a_carte_blanche_the_most_is_one_hundred_and_seventy() -> None:
+    """The best hand of all (docs/laws.md): four aces, kings and queens, point three (3), four tierces major (12),
+    three quatorzes (42), the repique (60), and all the tricks led and won (13) with the capot (40): 170.  The
+    younger holds the knaves, tens and nines: three of a suit make twenty-nine, less than thirty-one, his tierces
+    are lower, his quatorzes lower; he has nothing good."""
+    elder = "AS KS QS AH KH QH AC KC QC AD KD QD"
+    deal = Deal(m("AS KS QS AH KH QH AC KC QC AD 8S 8H"), m("JS 10S 9S JH 10H 9H JC 10C 9C JD 10D 8C"),
+                cards("KD QD 9D 7S 7H 8D 7C 7D"))
+    deal.apply(Discard(m("8S 8H")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("8C")))  # for the nine of diamonds
+    assert deal.hands[ELDER] == m(elder)
+    deal.apply(DeclarePoint(m("AS KS QS")))
+    deal.apply(DeclarePoint(m("JS 10S 9S")))
+    deal.apply(DeclareSequences(tuple(m(f"A{s} K{s} Q{s}") for s in "SHCD")))
+    deal.apply(DeclareSequences((m("JS 10S 9S"),)))
+    deal.apply(DeclareSets(tuple(m(f"{r}S {r}H {r}C {r}D") for r in "AKQ")))
+    deal.apply(DeclareSets(()))
+    followers = ("9S", "10S", "JS", "9H", "10H", "JH", "9C", "10C", "JC", "9D", "10D", "JD")
+    for led, followed in zip(elder.split(), followers, strict=True):
+        deal.apply(P(led))
+        if deal.phase == Phase.YOUNGER_LOOK:
+            deal.apply(LookAtLeft(False))
+        deal.apply(P(followed))
+    assert deal.scores[ELDER] == [0, 3, 12, 42, 13, 40, 0, 60] and deal.totals == [170, 0]
+
+
+# ---------------------------------------------------------------- Laws 30, 57 and Case XIX: hands of unequal size
+
+
+def _play_with(elder_keeps: int, younger_discards: int, younger_takes: int, law: str) -> Deal:
+    """The pack in order; the elder discards five and takes four (eleven, Law 30); the younger's exchange as
+    given (``law``); then every call nothing and cards played at random to the end."""
+    deal = Deal.from_pack(list(range(32)))
+    deal.take_in(ELDER, lowest(deal.hands[ELDER], 5), elder_keeps, "Law 30")
+    deal.apply(LookAtLeft(False))
+    deal.take_in(YOUNGER, lowest(deal.hands[YOUNGER], younger_discards), younger_takes, law)
+    rng = random.Random(57)
+    while not deal.is_over:
+        declare_nothing(deal)
+        deal.apply(deal.legal_actions().sample(rng))
+    return deal
+
+
+def test_a_hand_of_eleven_against_twelve_the_last_card_counts_one_as_the_twelfth_trick() -> None:
+    """Law 57: "His adversary counts as tricks all cards that cannot be played to"; the twelfth trick is the last
+    (Case XIX) and scores one: the younger's play is his count of the eleven tricks played (Law 65) and one."""
+    deal = _play_with(4, 4, 4, "Law 30")
+    assert deal.hands[YOUNGER].bit_count() == 1 and deal.hands[ELDER] == 0
+    assert [e for e in deal.events if type(e) is Unanswered] == [Unanswered(YOUNGER, 1, 1)]
+    elder, younger = reckon_play(deal, (1 << 32) - 1)
+    assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == (elder, younger + 1)
+    assert sum(deal.tricks_won) == 12 and deal.trick == 13  # as after twelve tricks played
+
+
+def test_a_hand_of_thirteen_against_eleven_counts_one_trick_not_two() -> None:
+    """Laws 30-31, 57 and Case XIX: after eleven tricks the younger holds two cards the elder cannot play to; the
+    twelfth trick is the last, so one of them counts as a trick and scores one, his thirteenth card never."""
+    deal = _play_with(4, 2, 3, "Law 31")
+    assert deal.hands[YOUNGER].bit_count() == 2 and deal.hands[ELDER] == 0
+    assert [e for e in deal.events if type(e) is Unanswered] == [Unanswered(YOUNGER, 1, 1)]
+    assert sum(deal.tricks_won) == 12 and deal.trick == 13
+    elder, younger = reckon_play(deal, (1 << 32) - 1)
+    assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == (elder, younger + 1)
+
+
+def test_two_hands_of_eleven_leave_no_card_unanswered_and_no_twelfth_trick() -> None:
+    """Law 30 for both: eleven tricks are played and nothing is left that cannot be played to (Law 57); the
+    eleventh trick is not the last of Law 65, which "presupposes that each player has twelve cards" (Case XIX):
+    nobody scores a twelfth."""
+    deal = _play_with(4, 4, 3, "Law 30")
+    assert deal.hands == [0, 0] and sum(deal.tricks_won) == 11
+    assert not any(type(e) is Unanswered for e in deal.events)
+    assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == reckon_play(deal, (1 << 32) - 1)
+
+
+# ---------------------------------------------------------------- p. 156-157: what may be called, and sunk
+
+
+def _subsets(cards_named: str) -> set[int]:
+    """Every choice of one or more of these cards, as masks."""
+    names = cards_named.split()
+    return {m(" ".join(c)) for n in range(1, len(names) + 1) for c in combinations(names, n)}
+
+
+def test_a_point_may_be_called_as_any_cards_of_one_suit_or_as_nothing() -> None:
+    """Sinking (p. 156-157): a player may "conceal some of his cards, and not call them, although they may be
+    good", so any of his cards of one suit may be called for point (Law 62), or none.  Three spades, four
+    hearts, one club and four diamonds: nothing, or 7 + 15 + 1 + 15 choices, each once."""
+    hand = m("AS 10S 7S KH QH 9H 8H JC AD KD 8D 7D")
+    options = list(point_options(hand))
+    expected = {0} | _subsets("AS 10S 7S") | _subsets("KH QH 9H 8H") | {m("JC")} | _subsets("AD KD 8D 7D")
+    assert set(options) == expected and len(options) == len(expected) == 39
+
+
+def test_quatorzes_and_trios_may_be_called_as_any_of_each_rank_held() -> None:
+    """Quatorzes and trios are of tens and above (Law 64), and a player may sink cards (p. 156-157): he may call
+    three of a quatorze he holds, or none at all.  Four aces (none, the quatorze or any of four trios),
+    three kings (none or the trio), two queens and three nines (nothing): 6 x 2 = 12 choices."""
+    hand = m("AS AH AC AD KS KH KD QS QC 9S 9H 9C")
+    aces = [0, m("AS AH AC AD")] + [m(" ".join(t)) for t in combinations(("AS", "AH", "AC", "AD"), 3)]
+    expected = {frozenset(x for x in (a, k) if x) for a in aces for k in (0, m("KS KH KD"))}
+    options = list(set_options(hand))
+    assert {frozenset(o) for o in options} == expected and len(options) == 12
+    assert all(len(o) == len(set(o)) for o in options)
+
+
+def test_a_random_discard_with_the_default_least_is_never_empty() -> None:
+    """Law 21: the elder "must discard at least one card": drawn with no least given, a discard of at most one
+    card is always one card (with none allowed it would be empty one time in thirteen)."""
+    hand = m(ELDER_DEALT)
+    rng = random.Random(21)
+    drawn = [legal_sample(Phase.ELDER_DISCARD, hand, -1, 1, rng) for _ in range(300)]
+    assert {a.cards.bit_count() for a in drawn} == {1}  # type: ignore[attr-defined]
+    assert {a.cards for a in drawn} == {1 << c for c in cards_of(hand)}  # type: ignore[attr-defined]
+
+
+def test_an_equal_sequence_is_shown_for_nothing_and_neither_scores() -> None:
+    """Law 63: of sequences of equal length the highest is good; two tierces major are equal, and neither
+    scores (p. 89-90).  The elder shows his when the younger answers "equal" (Law 55), and the younger his
+    before he plays: each for nothing."""
+    deal = Deal(m("AH KH QH 8H 10S 8S JC 9C 7C JD 9D 7D"), m("AS KS QS 9S 7S JH 9H 7H KC 10C 8C KD"),
+                cards("JS 8D 10H AC QC AD QD 10D"))
+    deal.apply(Discard(m("7C")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("KD")))
+    deal.apply(DeclarePoint(0))
+    deal.apply(DeclareSequences((m("AH KH QH"),)))
+    deal.apply(DeclareSequences((m("AS KS QS"),)))
+    assert deal.events[-2:] == [Reply(YOUNGER, SEQUENCES, 1), Show(ELDER, SEQUENCES, m("AH KH QH"), 0)]
+    deal.apply(DeclareSets(()))
+    deal.apply(P("AH"))
+    declare_nothing(deal)
+    assert Show(YOUNGER, SEQUENCES, m("AS KS QS"), 0) in deal.events
+    assert deal.scores[ELDER][S_SEQUENCES] == deal.scores[YOUNGER][S_SEQUENCES] == 0
+
+
+# ---------------------------------------------------------------- Law 54 and Case II at a club table: point, sequences
+
+# The elder holds a quart major and a point of five in spades, and three small hearts, having put out the ten of
+# hearts; the younger a quint major in diamonds (fifty-one), and trios of aces, kings and knaves.
+CLUB_II_ELDER = "AS KS QS JS 10H 9H 8H 7H 9C 8C 9D 8D"
+CLUB_II_YOUNGER = "AD KD QD JD 10D AH KH JH AC KC JC 10S"
+CLUB_II_STOCK = "9S 8S 7S QH QC 10C 7C 7D"
+
+
+def _club_ii(calls: tuple[Action, ...]) -> Deal:
+    deal = Deal(m(CLUB_II_ELDER), m(CLUB_II_YOUNGER), cards(CLUB_II_STOCK), club=True)
+    deal.apply(Discard(m("10H")))  # takes in the nine of spades
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("10S")))  # takes in the eight of spades
+    for action in calls:
+        deal.apply(action)
+    deal.apply(P("AS"))
+    declare_nothing(deal)
+    return deal
+
+
+def test_a_point_miscalled_and_allowed_good_bars_nothing_and_its_caller_reckons_nothing() -> None:
+    """Law 54 and Case II, for the point: the elder calls four hearts making thirty-four, which he could have held
+    with his discard (the ten), and the younger, sinking his diamonds, says "good".  On discovery the elder can
+    reckon nothing that deal (not his quart, not his lead), and the younger reckons his point of five (5): the
+    false call bars nothing, the elder having made no correct call of a point.  With his quint (15): 20."""
+    deal = _club_ii((DeclarePoint(m("10H 9H 8H 7H")), DeclarePoint(0),
+                     DeclareSequences((m("AS KS QS JS"),)), DeclareSequences((m("AD KD QD JD 10D"),)),
+                     DeclareSets(())))
+    assert Miscall(ELDER, POINT, m("10H 9H 8H 7H"), False) in deal.events
+    assert Penalty(ELDER, "Law 54") in deal.events
+    assert deal.scores[YOUNGER][S_POINT] == 5 and deal.scores[YOUNGER][S_SEQUENCES] == 15
+    assert deal.totals == [0, 20]
+    assert deal.decl[ELDER][POINT] == 0 and deal.keys[ELDER][POINT] == (0, 0)  # his point is nothing
+    # Nor does he reckon his leads (Law 65): he wins with the ace and leads the king and queen of spades.
+    for card in ("8S", "KS", "JC", "QS", "JH"):
+        deal.apply(P(card))
+    assert deal.tricks_won == [3, 0] and deal.totals == [0, 20]
+
+
+def test_a_sequence_miscalled_bars_nothing_and_the_adversary_reckons_the_quint_he_sank() -> None:
+    """Law 54 and Case II, for sequences: the elder calls a quint to the knave of hearts, which the younger allows
+    good, sinking his quint major.  The elder could not have held it (the younger holds the knave): no penalty,
+    but the call bars nothing, and the younger reckons his quint (15) and his point, good against the elder's
+    fifty (5).  The elder reckons one, for his lead."""
+    deal = _club_ii((DeclarePoint(m("AS KS QS JS 9S")), DeclarePoint(m("AD KD QD JD 10D")),
+                     DeclareSequences((m("JH 10H 9H 8H 7H"),)), DeclareSequences(()), DeclareSets(())))
+    assert Miscall(ELDER, SEQUENCES, m("JH 10H 9H 8H 7H"), True) in deal.events
+    assert not any(type(e) is Penalty for e in deal.events)
+    assert deal.scores[YOUNGER][S_SEQUENCES] == 15 and deal.scores[YOUNGER][S_POINT] == 5
+    assert deal.totals == [1, 20]
+
+
+def test_a_miscall_coming_to_light_makes_good_a_call_that_is_looked_at_in_turn() -> None:
+    """Law 54 in turn: the elder calls six hearts, the younger seven diamonds, neither held (nor possible: no
+    penalty).  The younger's call, good, comes to light and is nothing; the elder's six, which his real five
+    spades do not reach, is then good, and comes to light in its turn; the younger reckons his real point of five
+    diamonds (5), the elder nothing for point, one for his lead."""
+    deal = _club_ii((DeclarePoint(m("AH KH QH JH 10H 9H")), DeclarePoint(m("AD KD QD JD 10D 9D 8D")),
+                     DeclareSequences(()), DeclareSets(())))
+    miscalls = [e for e in deal.events if type(e) is Miscall]
+    assert miscalls == [Miscall(YOUNGER, POINT, m("AD KD QD JD 10D 9D 8D"), True),
+                        Miscall(ELDER, POINT, m("AH KH QH JH 10H 9H"), True)]
+    assert not any(type(e) is Penalty for e in deal.events)
+    assert deal.scores[YOUNGER][S_POINT] == 5 and deal.scores[ELDER][S_POINT] == 0 and deal.totals == [1, 5]
+
+
+def test_a_random_card_is_any_card_for_the_leader_and_for_a_hand_void_in_the_suit_led() -> None:
+    """Law 59 binds only the follower who holds the suit led: with no card led (the leader), or holding no card
+    of the suit led, any card of the hand may be drawn, diamonds (the last suit) and the others alike."""
+    hand = m("AS 7S KH 9C 8D 7D")
+    rng = random.Random(59)
+    everything = {"AS", "7S", "KH", "9C", "8D", "7D"}
+    assert cards_played(legal_sample(Phase.PLAY, hand, -1, 0, rng) for _ in range(300)) == everything
+    void_in_clubs = m("AS 7S KH 8D 7D")
+    assert cards_played(legal_sample(Phase.PLAY, void_in_clubs, parse_card("10C"), 0, rng)
+                        for _ in range(300)) == everything - {"9C"}
+
+
+def test_a_random_discard_is_drawn_as_the_standard_library_draws_it() -> None:
+    """``_sample_discard`` promises the draws of ``rng.choices`` (a size weighted by its number of discards) and
+    ``rng.sample`` (the cards): a seeded game gives the same discards as ever.  Checked against the standard
+    library itself, for the elder's one to five of twelve (Law 21)."""
+    hand = m(ELDER_DEALT)
+    held = cards_of(hand)
+    for seed in range(40):
+        drawn = legal_sample(Phase.ELDER_DISCARD, hand, -1, 5, random.Random(seed))
+        ref = random.Random(seed)
+        size = ref.choices(range(1, 6), cum_weights=list(accumulate(comb(12, k) for k in range(1, 6))))[0]
+        assert drawn == Discard(sum(1 << c for c in ref.sample(held, size))), seed
+
+
+def test_no_random_action_when_the_deal_is_over() -> None:
+    """After the last trick nobody is to move: asked for a random action, the engine says so (an IllegalAction,
+    not an error of its own)."""
+    with pytest.raises(IllegalAction, match="the deal is over"):
+        legal_sample(Phase.DONE, 0, -1, 0, random.Random(1))
+
+
+def test_after_a_miscall_the_adversary_reckons_only_what_is_good_against_its_correct_part() -> None:
+    """Law 54: the adversary "may reckon anything he has good, which is not barred by a correct call of the player
+    in error, made in addition to his miscall".  The elder calls a tierce, sinking his quart major; the younger
+    answers with a sixieme in clubs he has not (nor could have) and the quint in diamonds he has.  The sixieme
+    comes to light; the quint is a correct call and bars the elder's quart: the elder shows and scores no
+    sequence, the younger scores his quint (15)."""
+    deal = _club_ii((DeclarePoint(0), DeclareSequences((m("9H 8H 7H"),)),
+                     DeclareSequences((m("AC KC QC JC 10C 9C"), m("AD KD QD JD 10D"))), DeclareSets(())))
+    assert Miscall(YOUNGER, SEQUENCES, m("AC KC QC JC 10C 9C"), True) in deal.events
+    assert not any(type(e) is Show and e.role == ELDER for e in deal.events)
+    assert deal.scores[ELDER][S_SEQUENCES] == 0 and deal.scores[YOUNGER][S_SEQUENCES] == 15

@@ -62,9 +62,13 @@ def test_rubicon_last_deal_one_past_and_both_past() -> None:
 
 
 def test_a_lead_that_cannot_be_caught() -> None:
-    # 205 ahead: more than the 170 a player can make in one deal.
+    # 205 ahead: more than the 174 a player can make in one deal.
     assert said(6, 6, "rubicon", 300, 95)[2] == ("You cannot be caught: Bob cannot make up 205 in one deal "
-                                                   "(at most 170).")
+                                                   "(at most 174).")
+    # 174 a player can make (docs/laws.md, "The most in one deal"): a lead of 174 can still be tied, 175 not.
+    assert said(6, 6, "rubicon", 274, 100)[2].startswith("Bob needs 175 more than you in this deal")
+    assert said(6, 6, "rubicon", 275, 100)[2] == ("You cannot be caught: Bob cannot make up 175 in one deal "
+                                                   "(at most 174).")
 
 
 def test_a_tie_and_the_extra_deals() -> None:

@@ -209,10 +209,12 @@ class Rules:
     small_cards_count = True
     #: Where the laws say the partie is over: after its deals (Law 71), or at its games (p. 20).
     partie_end_law = "Law 71"
-    #: The most a player can score in one deal, as it is played (before a multiplier): the elder's 170, with
-    #: point, sequences, quatorzes, repique and capot.  A lead greater than this times the deal's multiplier
-    #: cannot be caught in the deal.
-    most_in_a_deal = 170
+    #: The most a player can score in one deal, as it is played (before a multiplier), by Laws 18 and 61-69:
+    #: 174, a carte blanche (10) taking in five court cards for a point of five (5), a quint and a tierce (18),
+    #: quatorzes of knaves and tens (28), the repique (60), and every trick led and won (13) for a capot (40);
+    #: without a carte blanche at most 170.  The derivation is in docs/laws.md ("The most in one deal").  A lead
+    #: greater than this times the deal's multiplier cannot be caught in the deal.
+    most_in_a_deal = 174
 
     @property
     def line(self) -> int:
