@@ -146,7 +146,7 @@ def main() -> None:
                 with open(log, "wb") as out:
                     procs.append(subprocess.Popen(
                         [sys.executable, "-m", "piquet", "serve", "--host", "127.0.0.1", "--port", str(port),
-                         "--db", pg.url, "--pace", "0", "--log-level", "warning"], stdout=out,
+                         "--db", pg.url, "--pace", "0", "--no-rate-limits", "--log-level", "warning"], stdout=out,
                         stderr=subprocess.STDOUT))
                 bases.append(f"http://127.0.0.1:{port}")
                 wait_ready(procs[-1], bases[-1], log)
