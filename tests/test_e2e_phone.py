@@ -65,7 +65,9 @@ def test_the_phone_cards_names_and_reconnecting(tmp_path_factory: pytest.TempPat
         page.wait_for_function(f"() => {TABLE_JS}.dataset.phase !== ''")
         if page.get_by_test_id("table").get_attribute("data-phase") == "cut":  # he lets her deal: by twos
             page.get_by_test_id("deal-by-2").tap()
-        page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] > [data-card]').length === 12")
+        # Twelve cards laid out (in the DOM before the table is shown, they measure nothing).
+        page.wait_for_function("() => { const c = document.querySelectorAll('[data-testid=hand] > [data-card]'); "
+                               "return c.length === 12 && [...c].every(e => e.getBoundingClientRect().width > 0); }")
 
         # The cards: tap targets of 44 px at least, none covering another, two rows of six, all on the screen.
         boxes = card_boxes(page)
