@@ -8,7 +8,6 @@ until it was run: so each makes more tables than one address may make at once.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from throwaway_pg import missing
+from throwaway_pg import require
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 LATENCY = re.compile(r"p50 [\d.]+ +p90 [\d.]+ +p99 [\d.]+ +max [\d.]+")
@@ -43,11 +42,7 @@ def test_the_realistic_web_benchmark_plays_and_reports() -> None:
 @pytest.mark.postgres
 @pytest.mark.xdist_group("postgres")
 def test_the_two_process_benchmark_plays_and_reports() -> None:
-    why = missing()
-    if why is not None:
-        if os.environ.get("PIQUET_PG_REQUIRED") == "1":
-            pytest.fail(why)
-        pytest.skip(why)
+    require()
     out = run("processes.py", "--tables", "25", "--think", "0.05,0.1", "--seconds", "4")
     assert re.search(r"seen on the other process, ms: +" + LATENCY.pattern + r" +\((\d[\d,]*) actions\)", out), out
     assert re.search(r"errors received: 0$", out, re.M), out

@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import random
 import socket
 import subprocess
@@ -43,7 +42,7 @@ from piquet.web.app import MAX_OUTBOX, Connection, create_app
 from piquet.web.notify import Listener
 from piquet.web.store import Mark, SeatRow, Store, TableRow
 from test_web import check_log, choose_to_deal, new_table, random_action, receive, seed_where, stored, ws_path
-from throwaway_pg import ThrowawayPostgres, missing
+from throwaway_pg import ThrowawayPostgres, require
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
 
@@ -250,11 +249,7 @@ def test_a_client_too_far_behind_is_closed() -> None:
 
 def _postgres() -> ThrowawayPostgres:
     """A throwaway server, or a skip (a failure under ``PIQUET_PG_REQUIRED=1``) saying why there is none."""
-    why = missing()
-    if why is not None:
-        if os.environ.get("PIQUET_PG_REQUIRED") == "1":
-            pytest.fail(why)
-        pytest.skip(why)
+    require()
     return ThrowawayPostgres()
 
 

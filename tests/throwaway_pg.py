@@ -34,6 +34,18 @@ def missing() -> str | None:
     return None
 
 
+def require() -> None:
+    """In a test: a skip saying why no throwaway server can be started here, or a failure under
+    ``PIQUET_PG_REQUIRED=1`` (CI, which installs PostgreSQL); nothing when one can."""
+    import pytest  # here, not at the top: bench/processes.py imports this module too
+
+    why = missing()
+    if why is not None:
+        if os.environ.get("PIQUET_PG_REQUIRED") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+
+
 class ThrowawayPostgres:
     """``with ThrowawayPostgres() as pg: pg.url``; ``pg.stop()`` and ``pg.start()`` in between."""
 
