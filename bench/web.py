@@ -54,7 +54,7 @@ from websockets.exceptions import ConnectionClosed
 
 from piquet.core.rules import rules_named
 from piquet.web.app import TWO_SEATS
-from piquet.web.protocol import decode_message, state_message, state_text
+from piquet.web.protocol import apply_patch, decode_message, state_message, state_text
 from piquet.web.store import SeatRow, Store, TableRow, database_url
 from piquet.web.table import Seat, Table
 
@@ -155,7 +155,11 @@ class Client:
             self.stats.errors[msg.get("code", "?")] = self.stats.errors.get(msg.get("code", "?"), 0) + 1
             self.pending = self.view = None  # refused: nothing was applied; act again on the next state
             return
-        if kind != "state":
+        if kind == "patch":  # what changed since the state before it, as the page applies it (app.js)
+            if self.view is None or msg["since"] != self.version:
+                raise RuntimeError(f"a patch on version {msg['since']} came to a seat holding {self.version}")
+            msg = {"version": msg["version"], "view": apply_patch(self.view, msg)}
+        elif kind != "state":
             return  # "thinking", "pong": not in a game between persons
         v = msg["version"]
         if self.pending is not None and v > self.pending[0]:
@@ -190,12 +194,21 @@ class Client:
         self.stats.finished.add(self.table)
 
 
+#: Whether the clients take their states as patches, as the page does (``--whole``: every state whole).
+PATCHES = True
+
+
+def hello(token: str) -> str:
+    """A socket's first message, as the page sends it: the seat's token, and states as patches."""
+    return json.dumps({"type": "hello", "token": token, "patches": PATCHES})
+
+
 async def open_seat(ws_base: str, table: str, url: str, stats: Stats, rng: random.Random,
                     gate: asyncio.Semaphore) -> Client:
     token = url.split("token=", 1)[1]
     async with gate:
-        ws = await connect(f"{ws_base}/ws/{table}?token={token}", open_timeout=120, ping_interval=None,
-                           max_size=1 << 22)
+        ws = await connect(f"{ws_base}/ws/{table}", open_timeout=120, ping_interval=None, max_size=1 << 22)
+        await ws.send(hello(token))
         client = Client(table, ws, stats, rng)
         client.take(await ws.recv(), time.perf_counter())  # the state on connecting
     return client
@@ -355,8 +368,9 @@ class Evening:
             people = []
             for j, url in enumerate((g["url"], g["invite"])):
                 token = url.split("token=", 1)[1]
-                ws = await connect(f"{self.ws_base}/ws/{g['table']}?token={token}", open_timeout=120,
-                                   ping_interval=None, max_size=1 << 22)
+                ws = await connect(f"{self.ws_base}/ws/{g['table']}", open_timeout=120, ping_interval=None,
+                                   max_size=1 << 22)
+                await ws.send(hello(token))
                 person = Person(g["table"], ws, self.stats, random.Random(2 * seed + j), self.think)
                 person.take(await ws.recv(), time.perf_counter())
                 people.append(person)
@@ -409,7 +423,7 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
         if exe is None:
             raise SystemExit("bench/web.py: --profile needs py-spy (pip install py-spy)")
         spy = subprocess.Popen([exe, "record", "-p", str(server_pid), "-o", profile, "-d", str(int(seconds)),
-                                "-f", "raw", "-r", "50", "--nonblocking"],
+                                "-f", "raw", "-r", "50", "--nonblocking", "--gil"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     start = time.perf_counter()
     ev.go.set()
@@ -420,6 +434,7 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
     elapsed = time.perf_counter() - start
     cpu_server_end, cpu_self_end = cpu_seconds(server_pid), time.process_time()
     rss_end = rss_mb(server_pid)
+    lag = (await asyncio.to_thread(http, base, "GET", "/api/health"))["loop_lag_ms"]
     if spy is not None:
         spy.wait()
     ev.stop.set()
@@ -429,6 +444,8 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
 
     print(f"tables:                {tables:9,}  ({len(stats.finished)} parties finished, {ev.opened} tables opened)")
     report(stats, elapsed, (cpu_server, cpu_server_end), cpu_self_end - cpu_self)
+    print(f"server's loop lag, ms:  p50 {lag.get('p50', '?')}   p99 {lag.get('p99', '?')}   max {lag.get('max', '?')}"
+          f"  (the last minute, GET /api/health)")
     print(f"server memory (RSS):   start {_mb(rss_start)}, all connected {_mb(rss_open)}, end {_mb(rss_end)},"
           f" clients gone {_mb(rss_gone)}")
     print("  every 10 s:          " + ", ".join(f"{t:.0f} s {_mb(m)}" for t, m in samples))
@@ -509,11 +526,17 @@ def main() -> None:
                     help="the realistic mode: so many tables between persons, kept full (2 websockets each)")
     ap.add_argument("--think", default="1,3", metavar="LO,HI",
                     help="the realistic mode: each seat acts LO to HI seconds after its turn comes (default 1,3)")
+    ap.add_argument("--server-args", default="", metavar="ARGS",
+                    help="more options for piquet serve, in one string (e.g. '--poll 0')")
+    ap.add_argument("--whole", action="store_true",
+                    help="clients take every state whole, not as patches on the one before (as before the page did)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="the realistic mode: play it so many times on the same server (memory flat after the first)")
     ap.add_argument("--profile", metavar="FILE", help="the realistic mode: py-spy's profile of the server, "
                                                        "folded stacks, written to FILE")
     args = ap.parse_args()
+    global PATCHES
+    PATCHES = not args.whole
     think = _think(ap, args.think)
     if args.tables < 0 or args.games < 1 or args.seconds <= 0 or args.rounds < 1:
         ap.error("--tables is 0 or more, --games and --rounds 1 or more, --seconds more than 0")
@@ -525,7 +548,8 @@ def main() -> None:
         log = Path(tmp) / "server.log"
         cmd = [piquet_command(), "serve", "--host", "127.0.0.1", "--port", str(port),
                "--db", str(Path(tmp) / "bench.db"), "--pace", "0", "--log-level", "warning",
-               "--no-rate-limits"]  # every client here is one address: the rates per address would throttle it
+               "--no-rate-limits",  # every client here is one address: the rates per address would throttle it
+               *args.server_args.split()]
         with open(log, "wb") as out:
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         try:

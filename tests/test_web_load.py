@@ -5,9 +5,12 @@ memory when its clients have gone."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -143,6 +146,95 @@ def test_one_bad_save_does_not_lose_the_others(store: Store) -> None:
     row_good, row_bad = store.load_logged(good.id), store.load_logged(bad.id)
     assert row_good is not None and row_good.version == good.version
     assert row_bad is not None and row_bad.version == 0
+
+
+def test_saves_of_several_tables_are_stored_together(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Actions of several tables, all still at their old versions, are stored by one statement for the tables and
+    one for the log; when one has moved on, that one is refused (False) and the others stored, each alone."""
+    rng = random.Random(6)
+    tables = [_stored(store, 30 + i) for i in range(4)]
+    saves = [_act(t, rng)[1] for t in tables]
+    alone: list[str] = []
+    one = store._save_one
+
+    def counted(conn: Any, x: Save) -> bool:
+        alone.append(x.table_id)
+        return one(conn, x)
+
+    monkeypatch.setattr(store, "_save_one", counted)
+    assert store.save_all(saves) == [True] * 4
+    assert alone == []  # together: none alone
+    for t in tables:
+        logged = store.load_logged(t.id)
+        assert logged is not None and logged.version == t.version == 1 and len(logged.log) == 1
+    # Again, the third table's save from a version it no longer has: refused; the others stored.
+    saves = [_act(t, rng)[1] for t in tables]
+    stale = saves[2]
+    saves[2] = Save(stale.table_id, stale.old_version - 1, stale.version, stale.status, stale.scores, stale.seat,
+                    stale.action)
+    assert store.save_all(saves) == [True, True, False, True]
+    assert alone == [t.id for t in tables]  # tried together, rolled back, then each alone
+    for i, t in enumerate(tables):
+        logged = store.load_logged(t.id)
+        assert logged is not None and logged.version == (1 if i == 2 else 2) and len(logged.log) == logged.version
+    # Two actions of one table in one batch: each alone, in order (the second follows the first).
+    alone.clear()
+    first = _act(tables[0], rng)[1]
+    second = _act(tables[0], rng)[1]
+    assert store.save_all([first, second]) == [True, True]
+    assert alone == [tables[0].id] * 2
+
+
+def test_the_server_copies_the_log_into_the_database_itself(db: str, tmp_path: Path) -> None:
+    """With ``background_checkpoints`` (the server's store) no commit copies SQLite's write-ahead log into the
+    database file (that waits for the disk); ``checkpoint`` does: before it the file alone (without its log) has
+    none of the actions stored, after it every one."""
+    import shutil
+    import sqlite3
+
+    store = Store(database_url(db), background_checkpoints=True)
+    try:
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+        rng = random.Random(8)
+        tables = [_stored(store, 50 + i) for i in range(3)]
+        for _ in range(40):  # more than SQLite's automatic checkpoint would let pile up (1000 pages: not here)
+            assert store.save_all([_act(t, rng)[1] for t in tables]) == [True] * 3
+
+        def in_file_alone() -> int:
+            """The actions in a copy of the database file without its log."""
+            copy = tmp_path / f"alone-{time.monotonic_ns()}.db"
+            shutil.copy(db, copy)
+            with contextlib.closing(sqlite3.connect(copy)) as c:
+                found = c.execute("SELECT name FROM sqlite_master WHERE name = 'piquet_actions'").fetchall()
+                return c.execute("SELECT count(*) FROM piquet_actions").fetchone()[0] if found else 0
+
+        assert in_file_alone() < 120
+        store.checkpoint()
+        assert in_file_alone() == 120
+    finally:
+        store.close()
+    plain = Store(database_url(db))  # any other store of the file: SQLite's automatic checkpoints, as ever
+    try:
+        with plain.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
+    finally:
+        plain.close()
+
+
+def test_the_server_checkpoints_its_sqlite_file(db: str) -> None:
+    """The server's store leaves checkpoints to the server, which makes one every ``CHECKPOINT_EVERY`` s."""
+    from piquet.web.app import CHECKPOINT_EVERY
+    with TestClient(create_app(db)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert hub.store.checkpoints and hub.checkpointer is not None
+        calls = []
+        checkpoint = hub.store.checkpoint
+        hub.store.checkpoint = lambda: (calls.append(1), checkpoint())[1]
+        deadline = time.monotonic() + 3 * CHECKPOINT_EVERY + 5
+        while not calls and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert calls and not hub.checkpointer.done()
 
 
 def test_saves_that_come_together_share_a_transaction(store: Store) -> None:

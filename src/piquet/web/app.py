@@ -53,6 +53,7 @@ from . import pages
 from .advice import routes as hint_routes
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
 from .guard import NO_RATE_LIMITS, Buckets, Guard, Limits, client_address, redact_logs, token_of
+from .lag import LoopLag
 from .mark import routes as mark_routes
 from .notify import Listener, Outage
 from .pages import BadBody, json_body, static_page
@@ -63,6 +64,7 @@ from .protocol import (
     decode_message,
     error_message,
     forget_partie,
+    patch_text,
     read_message,
     state_text,
     unsaved_message,
@@ -102,6 +104,9 @@ REVOKED = ("this seat's link was replaced by a new one: the old link no longer o
 #: How often, in seconds, a server on SQLite looks for its tables changed by another server process (on
 #: PostgreSQL it is told of them: no polling unless asked).
 DEFAULT_POLL = 0.5
+#: How often, in seconds, the server copies its SQLite file's write-ahead log into the database
+#: (``Store.checkpoint``), in a worker thread: no commit waits for the disk while actions are being stored.
+CHECKPOINT_EVERY = 1.0
 #: How long, in seconds, a partie in play waits after its last person has gone before it is adjourned.
 DEFAULT_ADJOURN = 120.0
 #: The messages about the sitting, not the partie, which the hub answers for every kind of table.
@@ -310,13 +315,21 @@ class Connection:
     the table or the other seat.  A state replaces any older state still waiting (each state is
     the whole view), so a slow client gets the newest; a client that lets ``MAX_OUTBOX``
     messages pile up is closed, and finds the table where it is when he reconnects.
+
+    A client that asked for ``patches`` in its hello is sent its first state whole and each state
+    after it as a patch on the one sent before it on this socket (``protocol.patch_text``), made
+    when it is sent: a state that replaced another still waiting is patched on what the client has.
     """
 
     ws: WebSocket
     seat: str
     #: The hash of the token it was opened with: when the seat's link is revoked, it no longer matches.
     token_hash: str | None = None
-    _outbox: collections.deque[tuple[bool, str]] = field(default_factory=collections.deque)
+    #: States are sent as patches on the one sent before (the hello's ``"patches": true``).
+    patches: bool = False
+    #: The state message last sent on this socket, whole (with ``patches``): the next patch's base.
+    _sent: dict[str, Any] | None = None
+    _outbox: collections.deque[tuple[bool, str | dict[str, Any]]] = field(default_factory=collections.deque)
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
     closed: bool = False
@@ -336,8 +349,9 @@ class Connection:
         self._ending = True
         self._ready.set()
 
-    def post(self, text: str, *, state: bool = False) -> None:
-        """Queue a message; ``state``: a state message, which replaces an older one still queued."""
+    def post(self, text: str | dict[str, Any], *, state: bool = False) -> None:
+        """Queue a message; ``state``: a state message (its text, or with ``patches`` the message itself), which
+        replaces an older one still queued."""
         if self.closed or self._ending:
             return
         if state:
@@ -357,10 +371,15 @@ class Connection:
                 await self._ready.wait()
                 self._ready.clear()
                 while self._outbox and not self.closed:
-                    _, text = self._outbox.popleft()
+                    _, payload = self._outbox.popleft()
                     if self.ws.application_state != WebSocketState.CONNECTED:
                         self.closed = True
                         break
+                    if isinstance(payload, dict):
+                        text = state_text(payload) if self._sent is None else patch_text(self._sent, payload)
+                        self._sent = payload
+                    else:
+                        text = payload
                     await self.ws.send_text(text)
                 if self._ending:
                     self.closed = True
@@ -395,6 +414,7 @@ class Hub:
         self.creating = Buckets(limits.tables, limits.tables_per_minute / 60)
         self.messages = Buckets(limits.messages, limits.messages_per_second)
         self.watcher: asyncio.Task[None] | None = None
+        self.checkpointer: asyncio.Task[None] | None = None
         self.tables: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.conns: dict[str, set[Connection]] = {}
@@ -408,6 +428,8 @@ class Hub:
         #: The tables being reloaded on another process's notice; True: noticed again meanwhile.
         self.noticed: dict[str, bool] = {}
         self.chores: set[asyncio.Task[None]] = set()
+        #: How late this process's event loop runs what is ready (``GET /api/health``).
+        self.lag = LoopLag()
 
     def lock(self, table_id: str) -> asyncio.Lock:
         lock = self.locks.get(table_id)
@@ -476,6 +498,28 @@ class Hub:
             self.listener.start()
         if self.poll > 0 and self.watcher is None:
             self.watcher = asyncio.create_task(self._watch(), name="piquet-watch")
+        if self.store.checkpoints and self.checkpointer is None:
+            self.checkpointer = asyncio.create_task(self._checkpoints(), name="piquet-checkpoints")
+
+    async def _checkpoints(self) -> None:
+        """Every ``CHECKPOINT_EVERY`` s, the SQLite file's log copied into the database (``Store.checkpoint``);
+        one line in the log the first time it fails, one when it works again."""
+        failing = False
+        while True:
+            await asyncio.sleep(CHECKPOINT_EVERY)
+            try:
+                await asyncio.to_thread(self.store.checkpoint)
+            except StoreUnavailable as e:
+                self.outage.lost(e.reason)
+                continue
+            except Exception as e:
+                if not failing:
+                    log.warning("the database's write-ahead log could not be copied into it: %s", e)
+                failing = True
+                continue
+            if failing:
+                log.info("the database's write-ahead log is copied into it again")
+            failing = False
 
     def _spawn(self, work: Any, name: str) -> None:
         task = asyncio.create_task(work, name=name)
@@ -688,13 +732,19 @@ class Hub:
 
     def post_states(self, room: Room) -> None:
         """``broadcast``, from code that may not ``await``."""
+        messages: dict[str, dict[str, Any]] = {}
         texts: dict[str, str] = {}
         for conn in list(self.conns.get(room.id, ())):
             if conn.token_hash != room.seats[conn.seat].token_hash:  # its link revoked, here or elsewhere
                 conn.end(json.dumps(error_message("token", REVOKED)), 4401)
                 continue
+            if conn.seat not in messages:
+                messages[conn.seat] = room.message(conn.seat)
+            if conn.patches:
+                conn.post(messages[conn.seat], state=True)
+                continue
             if conn.seat not in texts:
-                texts[conn.seat] = state_text(room.message(conn.seat))
+                texts[conn.seat] = state_text(messages[conn.seat])
             conn.post(texts[conn.seat], state=True)
 
     async def send_all(self, table_id: str, message: dict[str, Any], only: frozenset[str] | None = None) -> None:
@@ -799,11 +849,12 @@ class Hub:
                 del self.locks[table_id]
 
     async def close(self) -> None:
+        await self.lag.stop()
         if self.listener is not None:
             await self.listener.close()
         await self.outage.close()
         tasks = [*self.drivers.values(), *self.adjourners.values(), *self.chores,
-                 *([self.watcher] if self.watcher is not None else [])]
+                 *(t for t in (self.watcher, self.checkpointer) if t is not None)]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -1213,13 +1264,23 @@ async def chouette_socket(ws: WebSocket) -> None:
 HELLO = 'the first message names the seat: {"type": "hello", "token": "the token of your link"}'
 
 
-async def _hello(ws: WebSocket) -> tuple[str, str | None] | None:
+@dataclass(frozen=True)
+class Hello:
+    """What a new socket's first message says: the seat's token, the name a new guest takes, and whether the
+    client takes its states as patches (``Connection``)."""
+
+    token: str
+    name: str | None = None
+    patches: bool = False
+
+
+async def _hello(ws: WebSocket) -> Hello | None:
     """The seat's token and the name a new socket gives: its first message, ``{"type": "hello", "token": T,
-    "name"?: N}``; or, from a script written before, ``?token=T&name=N`` (deprecated: addresses are logged, by
-    proxies if not here).  None once the socket is refused or gone."""
+    "name"?: N, "patches"?: true}``; or, from a script written before, ``?token=T&name=N`` (deprecated: addresses
+    are logged, by proxies if not here; states whole).  None once the socket is refused or gone."""
     legacy = ws.query_params.get("token")
     if legacy:
-        return legacy, ws.query_params.get("name")
+        return Hello(legacy, ws.query_params.get("name"))
     try:
         message = await asyncio.wait_for(ws.receive(), HELLO_WAIT)
     except TimeoutError:
@@ -1238,7 +1299,7 @@ async def _hello(ws: WebSocket) -> tuple[str, str | None] | None:
         return None
     assert isinstance(data, dict)
     name = data.get("name")
-    return token, name if isinstance(name, str) else ws.query_params.get("name")
+    return Hello(token, name if isinstance(name, str) else ws.query_params.get("name"), data.get("patches") is True)
 
 
 async def _wait_for_database(hub: Hub, ws: WebSocket) -> bool:
@@ -1276,11 +1337,10 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
     hello = await _hello(ws)
     if hello is None:
         return
-    token, name = hello
     while True:
         try:
             async with hub.lock(table_id):
-                conn = await _take_seat(hub, ws, table_id, kind, token, name)
+                conn = await _take_seat(hub, ws, table_id, kind, hello)
             break
         except StoreUnavailable as e:
             hub.outage.lost(e.reason)
@@ -1299,10 +1359,10 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
         await conn.stop()
 
 
-async def _take_seat(hub: Hub, ws: WebSocket, table_id: str, kind: Kind, token: str,
-                     name: str | None) -> Connection | None:
+async def _take_seat(hub: Hub, ws: WebSocket, table_id: str, kind: Kind, hello: Hello) -> Connection | None:
     """Under the table's lock: the seat's connection, sent the state (None: refused, the socket closed);
     ``StoreUnavailable`` if the table cannot be loaded."""
+    token, name = hello.token, hello.name
     room = await hub.room(table_id, kind)
     if room is None:
         await _refuse(ws, "there is no such table", 4404)
@@ -1318,7 +1378,7 @@ async def _take_seat(hub: Hub, ws: WebSocket, table_id: str, kind: Kind, token: 
         await _refuse(ws, f"this seat is open in {most} windows already, the most a seat may be: close one of "
                           "them, then reload this page", 4429, "busy")
         return None
-    conn = Connection(ws, seat, room.seats[seat].token_hash)
+    conn = Connection(ws, seat, room.seats[seat].token_hash, hello.patches)
     conn.start()
     hub.conns.setdefault(table_id, set()).add(conn)
     hub.came_back(table_id)
@@ -1334,7 +1394,8 @@ async def _take_seat(hub: Hub, ws: WebSocket, table_id: str, kind: Kind, token: 
             log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
         await hub.broadcast(room)
     elif not hub.seat_news(room):
-        conn.post(state_text(room.message(seat)), state=True)
+        message = room.message(seat)
+        conn.post(message if conn.patches else state_text(message), state=True)
     if hub.outage.reason is not None:
         conn.post(json.dumps(database_message(hub.outage.reason)))
     return conn
@@ -1431,11 +1492,13 @@ async def database_away(request: Request, exc: Exception) -> Response:
 
 
 async def health(request: Request) -> Response:
-    """``GET /api/health``: whether this process reaches its database (200, or 503), and which process answered
-    (a label made at its start: behind one port, several processes answer in turn)."""
+    """``GET /api/health``: whether this process reaches its database (200, or 503), which process answered (a
+    label made at its start: behind one port, several processes answer in turn), and how late its event loop has
+    run what was ready over the last minute (``loop_lag_ms``: p50, p99, max; ``piquet.web.lag``)."""
     hub: Hub = request.app.state.hub
     await asyncio.to_thread(hub.store.ping)
-    return JSONResponse({"database": "up", "process": hub.store.origin}, headers={"Cache-Control": "no-store"})
+    return JSONResponse({"database": "up", "process": hub.store.origin, "loop_lag_ms": hub.lag.summary()},
+                        headers={"Cache-Control": "no-store"})
 
 
 def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float | None = None,
@@ -1451,7 +1514,7 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float | No
     ``adjourn``: how long, in seconds, a partie in play waits after its last person has gone before
     it is adjourned (0: never by itself).
     """
-    store = Store(database_url(db_url))
+    store = Store(database_url(db_url), background_checkpoints=True)
     if poll is None:
         poll = 0.0 if store.notifies else DEFAULT_POLL
     hub = Hub(store, pace, poll, limits, adjourn)
@@ -1459,6 +1522,7 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float | No
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.lag.start()
         hub.watch()
         if hub.listener is not None:  # serve once this process hears the others (or the database is away)
             with contextlib.suppress(TimeoutError):

@@ -939,6 +939,72 @@ def state_text(message: Mapping[str, Any]) -> str:
     return _with(_compact({k: v for k, v in message.items() if k != "view"}), [("view", inner)])
 
 
+# ---------------------------------------------------------------- patches: a state as what changed
+
+#: The lists of a view that grow as a deal goes on (its events, the lines told of it): a patch sends what was
+#: added at their end.
+_GROWING = ("events", "lines")
+
+
+def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """What turns the VIEW ``old`` into ``new``: ``set``, the members new or changed (whole); ``drop``, the members
+    gone; ``append``, the items added at the end of a growing list (``"events"``, ``"lines"``) whose old items are
+    unchanged.  Each part is there only if not empty.  Made from two views of one seat, it holds nothing that
+    ``new`` does not."""
+    put: dict[str, Any] = {}
+    append: dict[str, Any] = {}
+    for key, value in new.items():
+        if key not in old:
+            put[key] = value
+            continue
+        was = old[key]
+        if was is value:
+            continue
+        if (key in _GROWING and isinstance(was, list) and isinstance(value, list) and len(value) >= len(was)
+                and value[:len(was)] == was):
+            if len(value) > len(was):
+                append[key] = value[len(was):]
+        elif was != value:
+            put[key] = value
+    patch: dict[str, Any] = {}
+    if put:
+        patch["set"] = put
+    drop = [key for key in old if key not in new]
+    if drop:
+        patch["drop"] = drop
+    if append:
+        patch["append"] = append
+    return patch
+
+
+def patch_text(sent: Mapping[str, Any], message: Mapping[str, Any]) -> str:
+    """The state ``message`` as the JSON of a patch on the state ``sent`` before it on the same socket:
+    ``{"type": "patch", "version": v, "since": v0, "seat": s, "set"?, "drop"?, "append"?}`` (``view_patch``);
+    the whole state (``state_text``) when there is nothing to patch (another seat, or no view)."""
+    old, new = sent.get("view"), message.get("view")
+    if sent.get("type") != "state" or sent.get("seat") != message.get("seat") or not isinstance(old, dict) \
+            or not isinstance(new, dict):
+        return state_text(message)
+    patch = view_patch(old, new)
+    head = _compact({"type": "patch", "version": message["version"], "since": sent["version"],
+                     "seat": message.get("seat"), **{k: v for k, v in patch.items() if k != "append"}})
+    added = patch.get("append")
+    if not added:
+        return head
+    items = ",".join(f"{_compact(k)}:[{','.join(_shared_text(x) for x in xs)}]" for k, xs in added.items())
+    return _with(head, [("append", f"{{{items}}}")])
+
+
+def apply_patch(view_: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """The VIEW a client holds after a patch (``view_patch``) on ``view_``: what the page does (app.js)."""
+    new = {**view_, **patch.get("set", {})}
+    for key in patch.get("drop", ()):
+        new.pop(key, None)
+    for key, items in patch.get("append", {}).items():
+        new[key] = [*view_.get(key, ()), *items]
+    return new
+
+
 def error_message(code: str, message: str) -> dict[str, Any]:
     assert code in ERROR_CODES
     return {"type": "error", "code": code, "message": message}
@@ -965,5 +1031,5 @@ __all__ = [
     "cut_json", "cut_view", "database_message", "decode_message", "deal_summary", "encode_action", "error_message",
     "forget_partie", "last_trick", "message_action", "message_version", "options", "read_message", "state_message",
     "state_text", "unsaved_message",
-    "view",
+    "apply_patch", "patch_text", "view", "view_patch",
 ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import secrets
@@ -261,11 +262,13 @@ def _chouette_row(r: Any, with_document: bool = True) -> ChouetteRow:
                        summary=json.loads(m["summary"]), document=m["document"] if with_document else "")
 
 
-def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any, background_checkpoints: bool = False) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=10000")
+    if background_checkpoints:  # no commit copies the log into the database (and waits for the disk): see checkpoint
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 
@@ -297,7 +300,11 @@ def _reason(e: DBAPIError) -> str:
 class Store:
     """The tables in a database; every method is one transaction (call them off the event loop)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, background_checkpoints: bool = False) -> None:
+        """``background_checkpoints``: on an SQLite file, the commits never copy the write-ahead log into the
+        database themselves (SQLite's automatic checkpoint, which waits for the disk: tens of milliseconds that
+        the action being stored, and every action queued behind it, would wait); whoever asks for it calls
+        ``checkpoint`` every second or so instead (the server does, ``Hub``)."""
         self.url = url
         u = make_url(url)
         self.notifies = u.get_backend_name() == "postgresql"
@@ -307,8 +314,11 @@ class Store:
         if u.get_backend_name() == "sqlite" and u.database in (None, "", ":memory:"):
             kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
         self.engine: Engine = create_engine(url, **kwargs)
-        if u.get_backend_name() == "sqlite" and u.database not in (None, "", ":memory:"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+        #: An SQLite file, whose log ``checkpoint`` copies into the database.
+        self.checkpoints = u.get_backend_name() == "sqlite" and u.database not in (None, "", ":memory:")
+        if self.checkpoints:
+            event.listen(self.engine, "connect", functools.partial(
+                _sqlite_pragmas, background_checkpoints=background_checkpoints))
         with self._unavailable():
             metadata.create_all(self.engine)
             self._migrate()
@@ -347,6 +357,13 @@ class Store:
         commits (and only then)."""
         if self.notifies:
             conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, f"{table_id} {self.origin}")))
+
+    def checkpoint(self) -> None:
+        """On an SQLite file, copy what its write-ahead log holds into the database, as far as can be done without
+        waiting for anyone (``PRAGMA wal_checkpoint(PASSIVE)``); elsewhere nothing."""
+        if self.checkpoints:
+            with self._unavailable(), self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def ping(self) -> None:
         """Ask the database for nothing: ``StoreUnavailable`` if it cannot be reached."""
@@ -394,9 +411,18 @@ class Store:
         alone, so that one bad save does not lose the others."""
         try:
             with self._begin() as conn:
-                return [self._save_one(conn, x) for x in saves]
+                stored = self._save_together(conn, saves)
+            if stored is not None:
+                return stored
         except StoreUnavailable:
             raise  # the database away: none was stored
+        except Exception:
+            pass  # tried below as before: each alone, in one transaction
+        try:
+            with self._begin() as conn:
+                return [self._save_one(conn, x) for x in saves]
+        except StoreUnavailable:
+            raise
         except Exception:
             if len(saves) == 1:
                 raise
@@ -408,6 +434,25 @@ class Store:
             except Exception as e:
                 out.append(e)
         return out
+
+    def _save_together(self, conn: Connection, saves: list[Save]) -> list[bool | Exception] | None:
+        """The actions of several tables stored by two statements, each run for them all (one update of the tables,
+        one insert into the log), which costs far less than two a table; None, with nothing stored, unless there
+        are two or more, all actions for the log, of tables all different and each still at its old version."""
+        if len(saves) < 2 or any(x.record is not None for x in saves) or len({x.table_id for x in saves}) < len(saves):
+            return None
+        now = time.time()
+        steps = [{"k_id": x.table_id, "k_old": x.old_version, "k_version": x.version, "k_status": x.status,
+                  "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0), "k_updated": now} for x in saves]
+        if conn.execute(_SAVES.step, steps).rowcount != len(saves):
+            raise _NotTogether  # one of them had moved on: rolled back, and each is stored (or not) alone
+        logs = [{"k_id": x.table_id, "k_version": x.version, "k_seat": x.seat, "k_action": x.action}
+                for x in saves if x.action is not None and x.seat is not None]
+        if logs:
+            conn.execute(_SAVES.log, logs)
+        for x in saves:
+            self._notify(conn, x.table_id)
+        return [True] * len(saves)
 
     def _save_one(self, conn: Connection, x: Save) -> bool:
         """One save, by statements made once (``_SAVES``): building a statement costs more than running it."""
@@ -564,6 +609,10 @@ class Store:
         with self._begin() as conn:
             rows = conn.execute(query).all()
         return [_table_row(r, with_record=False) for r in rows]
+
+
+class _NotTogether(Exception):
+    """Saves that cannot be stored together (``Store._save_together``): their transaction is rolled back."""
 
 
 class _Statements:

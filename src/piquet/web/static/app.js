@@ -3,7 +3,8 @@
 //
 // The page is /t/{id}#token=T (or table.html?table={id}#token=T; an old ?token=T is moved into the
 // fragment, seat.js); it opens the websocket /ws/{id}, sends the token in its first message
-// ({"type": "hello", "token": T}), renders every {"type": "state"} message, shows {"type": "thinking"} and
+// ({"type": "hello", "token": T, "patches": true}), renders every {"type": "state"} message and every
+// {"type": "patch"} (what changed since the state before it, applyPatch), shows {"type": "thinking"} and
 // {"type": "error"} messages, and reconnects with a growing delay when the socket closes (but
 // not after close code 4403, a wrong token, 4404, no such table, 4401, a link revoked, or 4429, a seat
 // open in too many windows). docs/web.md tells the rest.
@@ -78,6 +79,7 @@ const S = {
   ws: null,
   version: null, // the version of the last state received: an action answers it
   view: null,
+  raw: null, // the VIEW as the server sent it (before chouette.adapt): the next patch applies to it
   seat: null,
   connected: false,
   retry: 0,
@@ -120,7 +122,15 @@ function wsUrl() {
 /** The socket's first message: the seat's token (never in an address), and the name a new guest takes. */
 function hello() {
   const name = params.get("name") || stored("piquet.name");
-  return name ? { type: "hello", token, name } : { type: "hello", token };
+  return name ? { type: "hello", token, name, patches: true } : { type: "hello", token, patches: true };
+}
+
+/** The VIEW after a patch: members set or dropped, items appended to the lists that grow (events, lines). */
+function applyPatch(view, patch) {
+  const next = { ...view, ...(patch.set || {}) };
+  for (const key of patch.drop || []) delete next[key];
+  for (const [key, items] of Object.entries(patch.append || {})) next[key] = (view[key] || []).concat(items);
+  return next;
 }
 
 function connect() {
@@ -227,10 +237,18 @@ function sendMessage(msg) {
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") {
+  if (msg.type === "patch") {
+    if (S.raw === null || msg.since !== S.version) {
+      // Not on the state this page holds (never so on one socket): a fresh connection sends it whole.
+      if (S.ws) S.ws.close(4000, "patch");
+      return;
+    }
+    onMessage({ type: "state", version: msg.version, seat: msg.seat, view: applyPatch(S.raw, msg) });
+  } else if (msg.type === "state") {
     const firstOrNew = S.version === null || msg.version !== S.version;
     S.version = msg.version;
     S.seat = msg.seat || (msg.view && msg.view.seat) || S.seat;
+    S.raw = msg.view || null;
     S.view = msg.view ? (C ? chouette.adapt(msg.view) : msg.view) : null;
     S.pending = false;
     S.thinking = null;
