@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Column, Float, Integer, MetaData, String, Text, create_engine, insert
+from sqlalchemy import Column, Float, Integer, MetaData, String, Text, create_engine, insert, update
 from sqlalchemy import Table as SqlTable
 from starlette.testclient import TestClient
 
@@ -235,6 +235,27 @@ def test_the_server_checkpoints_its_sqlite_file(db: str) -> None:
         while not calls and time.monotonic() < deadline:
             time.sleep(0.05)
         assert calls and not hub.checkpointer.done()
+
+
+def test_the_poll_reads_only_what_another_process_wrote(db: str, store: Store) -> None:
+    """``marks`` (the poll for tables changed by another server process) gives only the tables another store wrote
+    last, or whose row has no ``origin`` (a database from before it): a process alone reads nothing back."""
+    from piquet.web.store import piquet_tables
+    rng = random.Random(9)
+    mine, theirs, old = _stored(store, 60), _stored(store, 61), _stored(store, 62)
+    other = Store(database_url(db))
+    try:
+        assert store.save_all([_act(mine, rng)[1]]) == [True]
+        assert store.marks([mine.id, theirs.id, old.id]) == {}
+        _, save = _act(theirs, rng)
+        assert other.save_all([save]) == [True]  # another process's action
+        with store.engine.begin() as conn:
+            conn.execute(update(piquet_tables).where(piquet_tables.c.id == old.id).values(origin=None))
+        marks = store.marks([mine.id, theirs.id, old.id])
+        assert set(marks) == {theirs.id, old.id} and marks[theirs.id].version == 1
+        assert set(other.marks([mine.id, theirs.id, old.id])) == {mine.id, old.id}
+    finally:
+        other.close()
 
 
 def test_saves_that_come_together_share_a_transaction(store: Store) -> None:

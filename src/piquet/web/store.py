@@ -53,6 +53,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
@@ -94,6 +95,7 @@ piquet_tables = Table(
     Column("b_joined", Boolean, nullable=False, default=False),
     Column("record", Text, nullable=False),
     Column("snapshot", Integer),  # the version ``record`` is at (NULL: ``version``, as before the log)
+    Column("origin", String(16)),  # the process that last wrote the row (``Store.origin``; NULL: from before)
 )
 
 #: The log of a table's actions since its snapshot: the version each made, its seat and its ACTION JSON.
@@ -327,9 +329,10 @@ class Store:
         """A database made before the log: its tables are given the ``snapshot`` column (NULL: each record is
         whole, at its row's version)."""
         columns = {c["name"] for c in inspect(self.engine).get_columns("piquet_tables")}
-        if "snapshot" not in columns:
-            with self._begin() as conn:
-                conn.execute(text("ALTER TABLE piquet_tables ADD COLUMN snapshot INTEGER"))
+        for name, kind in (("snapshot", "INTEGER"), ("origin", "VARCHAR(16)")):
+            if name not in columns:
+                with self._begin() as conn:
+                    conn.execute(text(f"ALTER TABLE piquet_tables ADD COLUMN {name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -372,7 +375,7 @@ class Store:
 
     def insert(self, row: TableRow) -> None:
         with self._begin() as conn:
-            conn.execute(insert(piquet_tables).values(**_row_values(row)))
+            conn.execute(insert(piquet_tables).values(**_row_values(row), origin=self.origin))
 
     def load(self, table_id: str) -> TableRow | None:
         """A stored table with its whole record as it is now (the snapshot with the log applied)."""
@@ -443,7 +446,8 @@ class Store:
             return None
         now = time.time()
         steps = [{"k_id": x.table_id, "k_old": x.old_version, "k_version": x.version, "k_status": x.status,
-                  "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0), "k_updated": now} for x in saves]
+                  "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0), "k_updated": now, "k_origin": self.origin}
+                 for x in saves]
         if conn.execute(_SAVES.step, steps).rowcount != len(saves):
             raise _NotTogether  # one of them had moved on: rolled back, and each is stored (or not) alone
         logs = [{"k_id": x.table_id, "k_version": x.version, "k_seat": x.seat, "k_action": x.action}
@@ -458,7 +462,7 @@ class Store:
         """One save, by statements made once (``_SAVES``): building a statement costs more than running it."""
         values: dict[str, Any] = {"k_id": x.table_id, "k_old": x.old_version, "k_version": x.version,
                                   "k_status": x.status, "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0),
-                                  "k_updated": time.time()}
+                                  "k_updated": time.time(), "k_origin": self.origin}
         if x.record is not None:
             values["k_record"] = x.record
             if conn.execute(_SAVES.snapshot, values).rowcount != 1:
@@ -477,7 +481,7 @@ class Store:
     def join(self, table_id: str, seat: str, name: str | None, status: str) -> None:
         """Mark a person's seat as joined (and name it), and the table's status."""
         p = seat.lower()
-        values: dict[str, Any] = {f"{p}_joined": True, "status": status, "updated": time.time()}
+        values: dict[str, Any] = {f"{p}_joined": True, "status": status, "updated": time.time(), "origin": self.origin}
         if name is not None:
             values[f"{p}_name"] = name
         with self._begin() as conn:
@@ -485,14 +489,17 @@ class Store:
             self._notify(conn, table_id)
 
     def marks(self, table_ids: Iterable[str]) -> dict[str, Mark]:
-        """What tells whether a table changed: its version and its seats' arrival and names."""
+        """What tells whether a table changed: its version and its seats' arrival and names; only of the tables
+        another process (another ``Store``) wrote last, or a store from before ``origin`` was kept: the others are
+        as this one left them."""
         c = piquet_tables.c
         ids = list(table_ids)
         if not ids:
             return {}
         with self._begin() as conn:
             rows = conn.execute(select(c.id, c.version, c.a_joined, c.b_joined, c.a_name, c.b_name, c.a_token,
-                                       c.b_token, c.status).where(c.id.in_(ids))).all()
+                                       c.b_token, c.status).where(c.id.in_(ids), or_(c.origin.is_(None),
+                                                                                    c.origin != self.origin))).all()
         return {r.id: Mark(r.version, (bool(r.a_joined), bool(r.b_joined)), (r.a_name, r.b_name),
                            (r.a_token, r.b_token), r.status == ADJOURNED) for r in rows}
 
@@ -502,7 +509,7 @@ class Store:
         column = piquet_tables.c[f"{p}_token"]
         with self._begin() as conn:
             result = conn.execute(update(piquet_tables).where(piquet_tables.c.id == table_id, column == old_hash)
-                                  .values({column: new_hash, "updated": time.time()}))
+                                  .values({column: new_hash, "updated": time.time(), "origin": self.origin}))
             if result.rowcount != 1:
                 return False
             self._notify(conn, table_id)  # the other processes close the old link's sockets
@@ -623,7 +630,7 @@ class _Statements:
         where = (c.id == bindparam("k_id"), c.version == bindparam("k_old"))
         values: dict[str, Any] = {"version": bindparam("k_version"), "status": bindparam("k_status"),
                                   "score_a": bindparam("k_a"), "score_b": bindparam("k_b"),
-                                  "updated": bindparam("k_updated")}
+                                  "updated": bindparam("k_updated"), "origin": bindparam("k_origin")}
         #: A new record, whole: the snapshot at this version.
         self.snapshot = update(piquet_tables).where(*where).values(
             **values, record=bindparam("k_record"), snapshot=bindparam("k_version"))
