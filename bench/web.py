@@ -434,7 +434,7 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
     elapsed = time.perf_counter() - start
     cpu_server_end, cpu_self_end = cpu_seconds(server_pid), time.process_time()
     rss_end = rss_mb(server_pid)
-    lag = (await asyncio.to_thread(http, base, "GET", "/api/health"))["loop_lag_ms"]
+    lag = (await asyncio.to_thread(http, base, "GET", "/api/health")).get("loop_lag_ms", {})
     if spy is not None:
         spy.wait()
     ev.stop.set()
@@ -528,6 +528,8 @@ def main() -> None:
                     help="the realistic mode: each seat acts LO to HI seconds after its turn comes (default 1,3)")
     ap.add_argument("--server-args", default="", metavar="ARGS",
                     help="more options for piquet serve, in one string (e.g. '--poll 0')")
+    ap.add_argument("--server", metavar="COMMAND",
+                    help="the piquet command to serve with (default: the venv's), e.g. another commit's, to compare")
     ap.add_argument("--whole", action="store_true",
                     help="clients take every state whole, not as patches on the one before (as before the page did)")
     ap.add_argument("--rounds", type=int, default=1,
@@ -546,7 +548,7 @@ def main() -> None:
     served = 0.0
     with tempfile.TemporaryDirectory(prefix="piquet-bench-") as tmp:
         log = Path(tmp) / "server.log"
-        cmd = [piquet_command(), "serve", "--host", "127.0.0.1", "--port", str(port),
+        cmd = [*(args.server.split() if args.server else [piquet_command()]), "serve", "--host", "127.0.0.1", "--port", str(port),
                "--db", str(Path(tmp) / "bench.db"), "--pace", "0", "--log-level", "warning",
                "--no-rate-limits",  # every client here is one address: the rates per address would throttle it
                *args.server_args.split()]

@@ -139,8 +139,9 @@ class Observation:
             m |= 1 << self.lead
         return m | revealed(self.events)
 
-    def to_json(self) -> dict[str, Any]:
-        """A plain, JSON-ready form with cards by name: what an interface sends its player."""
+    def to_json(self, events: bool = True) -> dict[str, Any]:
+        """A plain, JSON-ready form with cards by name: what an interface sends its player (``events``: with
+        the events' JSON; False, ``[]``, for a caller that has them already)."""
 
         def names(mask: Mask) -> list[str]:
             return [card_name(c) for c in cards_of(mask)]
@@ -161,7 +162,7 @@ class Observation:
             "trick": self.trick,
             "tricks_won": {ROLES[r]: self.tricks_won[r] for r in (ELDER, YOUNGER)},
             "scores": {ROLES[r]: dict(zip(SCORE_KINDS, self.scores[r], strict=True)) for r in (ELDER, YOUNGER)},
-            "events": [e.to_json() for e in self.events],
+            "events": [e.to_json() for e in self.events] if events else [],
             "partie": None if self.partie is None else {
                 "seat": self.partie.seat, "dealer": self.partie.dealer,
                 "deal_number": self.partie.deal_number, "deals": self.partie.deals_in_partie,

@@ -746,7 +746,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
                             deals_in_partie=needed, rules=rules.spec, scores=before,
                             multiplier=rules.multiplier(index), games=games_before, game_number=number)
     obs = observe(deal, partie.role(index, seat), context)  # = partie.observation(seat)
-    v = replace(obs, events=()).to_json()  # the events, the same, from the cache
+    v = obs.to_json(events=False)  # the events, the same, from the cache
     v["events"] = events_json(deal)
     v["seat"] = seat
     v["players"] = names

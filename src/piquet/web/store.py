@@ -650,7 +650,13 @@ class SaveQueue:
     """The saves of one server process, written together: each waits for the transaction that holds it, and
     what comes while one is being written goes into the next.  One writer means no two transactions of this
     process wait on each other for the database's lock (SQLite's busy waits), and one commit serves many
-    actions; each action is still stored before anyone is told of it."""
+    actions; each action is still stored before anyone is told of it.
+
+    On an SQLite file the transaction is written on the event loop itself: with the checkpoints made elsewhere
+    (``Store(background_checkpoints=True)``) a commit waits for no disk and takes a millisecond or two, while a
+    worker thread would wait for the interpreter's lock behind the loop at every call into SQLite (measured at
+    1000 tables: an action's p99 154-198 ms on the loop against 247-277 ms from a thread).  Elsewhere (PostgreSQL,
+    over a connection) it is written from a worker thread."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -669,7 +675,12 @@ class SaveQueue:
         while self._waiting:
             batch, self._waiting = self._waiting, []
             try:
-                results: list[bool | Exception] = await asyncio.to_thread(self.store.save_all, [x for x, _ in batch])
+                saves = [x for x, _ in batch]
+                results: list[bool | Exception]
+                if self.store.checkpoints:  # an SQLite file: a commit takes a millisecond or two, no disk waited for
+                    results = self.store.save_all(saves)
+                else:
+                    results = await asyncio.to_thread(self.store.save_all, saves)
             except Exception as e:
                 results = [e] * len(batch)
             for (_, future), result in zip(batch, results, strict=True):
