@@ -3,7 +3,8 @@
 It starts one ``piquet serve`` (a subprocess, on loopback, a temporary SQLite file, ``--pace
 0``), opens ``--games`` tables against a person (``POST /api/tables``, rubicon, seeded) and
 connects both seats of each over the websocket, all from this one process with asyncio and
-the ``websockets`` client.  When every seat is connected the clock starts: each seat, on its
+the ``websockets`` client, each socket taking its states as patches, as the page does (``--whole``: every
+state whole, as a client that does not ask for patches).  When every seat is connected the clock starts: each seat, on its
 turn, sends a random legal action from its view's ``options`` (a discard: that many random
 cards of its hand) and times it, from sending it to receiving a state of a higher version.
 It stops after ``--seconds`` or when every partie is over, and prints the games, the actions
@@ -23,7 +24,9 @@ The realistic mode, ``--tables N --think LO,HI``, is an evening at a club or a p
 and a new one opened in its place.  It prints the latency of an action (sent to the state of a
 higher version received), the errors received, and the server's memory (its resident set, from
 ``/proc``) before any table, once every seat is connected, at the end, and after every client
-has gone; no in-process baseline.
+has gone, and the server's event-loop lag over the last minute (``GET /api/health``); no in-process
+baseline.  ``--server COMMAND`` serves with another ``piquet`` (another commit's, to compare in one sitting),
+``--server-args`` passes it more options.
 
     python bench/web.py --tables 1000 --think 1,3 [--seconds S] [--rounds R] [--profile FILE] [--port P]
 """
