@@ -4,8 +4,8 @@ It starts one ``piquet serve`` (a subprocess, on loopback, a temporary SQLite fi
 0``), opens ``--games`` tables against a person (``POST /api/tables``, rubicon, seeded) and
 connects both seats of each over the websocket, all from this one process with asyncio and
 the ``websockets`` client, each socket taking its states as patches, as the page does (``--whole``: every
-state whole, as a client that does not ask for patches).  When every seat is connected the clock starts: each seat, on its
-turn, sends a random legal action from its view's ``options`` (a discard: that many random
+state whole, as a client that does not ask for patches).  When every seat is connected the clock
+starts: each seat, on its turn, sends a random legal action from its view's ``options`` (a discard: that many random
 cards of its hand) and times it, from sending it to receiving a state of a higher version.
 It stops after ``--seconds`` or when every partie is over, and prints the games, the actions
 applied, the throughput, the p50/p90/p99/max latency of an action and the errors received
@@ -551,7 +551,8 @@ def main() -> None:
     served = 0.0
     with tempfile.TemporaryDirectory(prefix="piquet-bench-") as tmp:
         log = Path(tmp) / "server.log"
-        cmd = [*(args.server.split() if args.server else [piquet_command()]), "serve", "--host", "127.0.0.1", "--port", str(port),
+        server = args.server.split() if args.server else [piquet_command()]
+        cmd = [*server, "serve", "--host", "127.0.0.1", "--port", str(port),
                "--db", str(Path(tmp) / "bench.db"), "--pace", "0", "--log-level", "warning",
                "--no-rate-limits",  # every client here is one address: the rates per address would throttle it
                *args.server_args.split()]
