@@ -1,4 +1,5 @@
-"""The web server's benchmarks still run (issue 17): each, shortened, against a real ``piquet serve``.
+"""The benchmarks still run: the web server's (issue 17), each shortened against a real ``piquet serve``, and Ray's
+(issue 19).
 
 Their figures are not tested here (speed lives in bench/, and this machine is shared); what is tested is that
 they play, measure and report, with no error received: the rate limits that came with issue 17.5 once
@@ -46,3 +47,14 @@ def test_the_two_process_benchmark_plays_and_reports() -> None:
     out = run("processes.py", "--tables", "25", "--think", "0.05,0.1", "--seconds", "4")
     assert re.search(r"seen on the other process, ms: +" + LATENCY.pattern + r" +\((\d[\d,]*) actions\)", out), out
     assert re.search(r"errors received: 0$", out, re.M), out
+
+
+@pytest.mark.slow
+def test_the_ray_benchmark_runs_one_worker_then_two_and_reports_the_speed_up() -> None:
+    """bench/ray_workers.py (issue 19.4), shortened: the three runs agree, and each time and the ratio are printed."""
+    pytest.importorskip("ray")
+    out = run("ray_workers.py", "--deals", "60", "--levels", "simple,random", "--seed", "3")
+    for name in ("serial \\(no Ray\\)", "Ray, 1 worker", "Ray, 2 workers"):
+        assert re.search(rf"^{name} +wall +[\d.]+ s +CPU +[\d.]+ s +\(10 parties; cores busy [\d.]+\)$", out, re.M), out
+    assert re.search(r"^speed-up, 1 worker to 2: \d+\.\d\dx wall", out, re.M), out
+    assert re.search(r"^results identical \(serial, 1 worker, 2 workers\): yes$", out, re.M), out
