@@ -100,8 +100,8 @@ class Strength:
 FAST = Strength("search-fast", play_worlds=6, discards_per_count=2, exchange_worlds=6)
 FULL = Strength("search", play_worlds=20, discards_per_count=4, exchange_worlds=16)
 #: The top level: the anytime exchange over every discard, worlds read from the adversary's discard.
-DEEP = Strength("search-deep", play_worlds=32, discards_per_count=12, exchange_worlds=128, call_worlds=48,
-                prior="discard", exchange_sims=640, first_worlds=8, seconds=0.9, reckon_first=True)
+DEEP = Strength("search-deep", play_worlds=32, discards_per_count=12, exchange_worlds=64, call_worlds=48,
+                prior="discard", exchange_sims=400, first_worlds=4, seconds=0.9, reckon_first=True)
 
 _DISCARDS = (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD)
 _LOOKS = (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK)
@@ -721,34 +721,21 @@ class SearchPlayer(ElectsToDeal):
     # ------------------------------------------------------------ exchange
 
     def choose_discard(self, obs: Observation) -> Mask:
-        s = self.strength
-        if s.exchange_sims:
-            return self.choose_discard_anytime(obs)
-        candidates = discard_candidates(obs.hand, obs.max_discard, obs.role == ELDER, s.discards_per_count,
-                                        obs.min_discard)
-        if len(candidates) == 1:
-            return candidates[0]
-        worlds = self.worlds(obs, s.exchange_worlds)
-        result = ExchangeResult(obs)
-        totals = [0.0] * len(candidates)
-        for j, w in enumerate(worlds):
-            for i, d in enumerate(candidates):
-                totals[i] += result(j, w, d)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
-
-    def choose_discard_anytime(self, obs: Observation) -> Mask:
-        """Every lawful discard ranked by what it keeps, the best of each count raced by successive halving."""
+        """The short list tried in every world, or (``exchange_sims``) every count's best raced by halving."""
         s = self.strength
         start = time.process_time()
-        candidates = discard_shortlist(obs.hand, obs.max_discard, obs.role == ELDER, obs.min_discard,
-                                       s.discards_per_count)
+        elder = obs.role == ELDER
+        if s.exchange_sims:
+            candidates = discard_shortlist(obs.hand, obs.max_discard, elder, obs.min_discard, s.discards_per_count)
+        else:
+            candidates = discard_candidates(obs.hand, obs.max_discard, elder, s.discards_per_count, obs.min_discard)
         if len(candidates) == 1:
             return candidates[0]
         worlds = self.worlds(obs, s.exchange_worlds)
         result = ExchangeResult(obs)
+        first = s.first_worlds if s.exchange_sims else len(worlds)  # without a budget: every one in every world
         best = successive_halving(len(candidates), len(worlds), lambda i, j: result(j, worlds[j], candidates[i]),
-                                  s.exchange_sims, s.first_worlds, _deadline(start, s.seconds))
+                                  s.exchange_sims, first, _deadline(start, s.seconds))
         return candidates[best]
 
     # ------------------------------------------------------------ calls
