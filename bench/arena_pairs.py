@@ -77,8 +77,9 @@ def main() -> None:
     print(format_arena(report.summary()))
     mean, half = points_a_deal(done)
     print(f"  points a deal to {levels[0]}, less the other's: {mean:+.2f} ({mean - half:+.2f} to {mean + half:+.2f})")
-    cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    print(f"  CPU time of this run: {cpu:.0f} s")
+    if not ns.report:  # the CPU time of the pairs played now (a wall time would count the pauses of a shared machine)
+        cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+        print(f"  CPU time of this run: {cpu:.0f} s")
 
 
 if __name__ == "__main__":
