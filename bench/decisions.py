@@ -4,11 +4,13 @@ Each level plays ``--deals`` whole deals against the simple player (in both
 seats, alternately), each deal seeded, and every one of its decisions is timed
 on this process's one core: the exchange (discard and look), the calls, the
 first card of the play (the hardest for a searching player) and the rest of
-the play.  For each kind it prints the median, the 90th percentile and the
-maximum in milliseconds, and the level's mean time per decision as a ratio to
-the simple player's, measured in the same run.
+the play.  For each kind it prints the median, the 90th and 99th
+percentiles and the maximum in milliseconds, and the level's mean time per
+decision as a ratio to the simple player's, measured in the same run.
+``--clock cpu`` times the process's CPU time instead of the wall clock: on
+a shared machine, what the decision itself cost.
 
-    python bench/decisions.py [--deals N] [--levels a,b,...]
+    python bench/decisions.py [--deals N] [--levels a,b,...] [--clock wall|cpu]
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from piquet.core.actions import Action
 from piquet.core.deal import Deal, Phase
@@ -38,14 +40,15 @@ def kind(obs: Observation) -> str:
 
 
 class Timed:
-    def __init__(self, player: object) -> None:
+    def __init__(self, player: object, clock: Callable[[], float] = time.perf_counter) -> None:
         self.player = player
+        self.clock = clock
         self.times: dict[str, list[float]] = {k: [] for k in KINDS}
 
     def choose(self, obs: Observation) -> Action:
-        t = time.perf_counter()
+        t = self.clock()
         action: Action = self.player.choose(obs)  # type: ignore[attr-defined]
-        self.times[kind(obs)].append(time.perf_counter() - t)
+        self.times[kind(obs)].append(self.clock() - t)
         return action
 
     def choose_deal(self, won_cut: bool) -> bool:
@@ -55,8 +58,8 @@ class Timed:
         return 2
 
 
-def measure(level: str, deals: int) -> Timed:
-    timed = Timed(make_player(level, 1))
+def measure(level: str, deals: int, clock: Callable[[], float] = time.perf_counter) -> Timed:
+    timed = Timed(make_player(level, 1), clock)
     for i in range(deals):
         deal = Deal.shuffled(random.Random(f"bench:{i}"))
         if i % 2:
@@ -75,23 +78,26 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--levels", default=",".join(LEVEL_NAMES))
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ns = ap.parse_args()
+    clock = time.process_time if ns.clock == "cpu" else time.perf_counter
     levels = ns.levels.split(",")
-    baseline = measure("simple", ns.deals)
+    baseline = measure("simple", ns.deals, clock)
     base_times = [t for k in KINDS for t in baseline.times[k]]
     base_mean = statistics.fmean(base_times)
-    print(f"{ns.deals} deals a level against the simple player; times in ms (median / p90 / max)")
-    print(f"{'level':<12} " + " ".join(f"{k:>22}" for k in KINDS) + f" {'mean':>8} {'x simple':>9}")
+    print(f"{ns.deals} deals a level against the simple player; times in ms (median / p90 / p99 / max), "
+          f"{ns.clock} clock")
+    print(f"{'level':<12} " + " ".join(f"{k:>29}" for k in KINDS) + f" {'mean':>8} {'x simple':>9}")
     for level in levels:
-        timed = baseline if level == "simple" else measure(level, ns.deals)
+        timed = baseline if level == "simple" else measure(level, ns.deals, clock)
         cells = []
         for k in KINDS:
             xs = timed.times[k]
             if not xs:
-                cells.append(f"{'-':>22}")
+                cells.append(f"{'-':>29}")
                 continue
             cells.append(f"{1000 * statistics.median(xs):6.1f} /{1000 * quantile(xs, 0.9):6.1f} /"
-                         f"{1000 * max(xs):7.1f}")
+                         f"{1000 * quantile(xs, 0.99):6.1f} /{1000 * max(xs):7.1f}")
         all_times = [t for k in KINDS for t in timed.times[k]]
         mean = statistics.fmean(all_times)
         print(f"{level:<12} " + " ".join(cells) + f" {1000 * mean:8.2f} {mean / base_mean:9.1f}")

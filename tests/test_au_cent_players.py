@@ -142,7 +142,8 @@ def test_quick_levels_play_whole_parties(level: str, spec: str) -> None:
         assert all(d.rules == rules_named(spec) for d in partie.deals)
 
 
-@pytest.mark.parametrize(("level", "spec"), [("search-fast", "au-cent+small-cards+fours"), ("search", "au-cent")])
+@pytest.mark.parametrize(("level", "spec"), [("search-fast", "au-cent+small-cards+fours"), ("search", "au-cent"),
+                                             ("search-deep", "au-cent+small-cards")])
 @pytest.mark.slow
 def test_search_levels_play_whole_parties(level: str, spec: str) -> None:
     assert level in LEVEL_NAMES

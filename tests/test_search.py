@@ -16,6 +16,7 @@ from piquet.players.runner import play_deal
 from piquet.players.search import (
     FAST,
     SearchPlayer,
+    Strength,
     discard_candidates,
     greedy_discard,
     hand_scores_and_play,
@@ -54,9 +55,9 @@ class Recorder:
         return 2
 
 
-def _play(seed: int, elder: bool) -> tuple[Deal, Recorder]:
+def _play(seed: int, elder: bool, strength: Strength = FAST) -> tuple[Deal, Recorder]:
     deal = Deal.shuffled(random.Random(seed))
-    me = Recorder(SearchPlayer(seed, FAST))
+    me = Recorder(SearchPlayer(seed, strength))
     if elder:
         play_deal(deal, me, SimplePlayer())
     else:

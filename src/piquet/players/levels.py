@@ -8,10 +8,12 @@
  2     ``cavendish``    the treatise's principles (p. 116-202) as heuristics
  3     ``search-fast``  Monte Carlo over consistent deals, few worlds
  4     ``search``       the same with more worlds and discards tried
+ 5     ``search-deep``  every discard raced by successive halving, worlds read
+                        from the adversary's discard
 =====  ===============  ======================================================
 
 >>> [level.name for level in LEVELS]
-['random', 'simple', 'cavendish', 'search-fast', 'search']
+['random', 'simple', 'cavendish', 'search-fast', 'search', 'search-deep']
 >>> type(make_player("3")).__name__, type(make_player("simple")).__name__
 ('SearchPlayer', 'SimplePlayer')
 """
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 
 from piquet.players.base import Player, RandomPlayer, SimplePlayer
 from piquet.players.cavendish import CavendishPlayer
-from piquet.players.search import fast_player, full_player
+from piquet.players.search import deep_player, fast_player, full_player
 
 PlayerFactory = Callable[[int | None], Player]
 
@@ -41,6 +43,7 @@ LEVELS: tuple[Level, ...] = (
     Level("cavendish", CavendishPlayer, "the treatise's principles as heuristics"),
     Level("search-fast", fast_player, "Monte Carlo over consistent deals with the exact solver, few worlds"),
     Level("search", full_player, "Monte Carlo over consistent deals with the exact solver"),
+    Level("search-deep", deep_player, "the same over every discard, worlds weighed by the adversary's discard"),
 )
 LEVEL_NAMES: tuple[str, ...] = tuple(level.name for level in LEVELS)
 #: The level ``piquet play`` uses when none is asked for.

@@ -40,7 +40,8 @@ choices again.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -80,10 +81,27 @@ class Strength:
     discards_per_count: int
     exchange_worlds: int
     call_worlds: int = 24
+    #: How worlds are drawn: ``"uniform"`` or weighted by the adversary's discard (``"discard"``, see ``worlds``).
+    prior: str = "uniform"
+    #: The anytime exchange: 0 for the short list above tried in every world; else the simulated deals that
+    #: successive halving spends over ``discard_shortlist`` (``discards_per_count`` of all it may take) in up
+    #: to ``exchange_worlds`` worlds, all tried first in ``first_worlds``.  A count, not a time: a seed plays
+    #: the same game on any machine.
+    exchange_sims: int = 0
+    first_worlds: int = 4
+    #: A safety cut in CPU seconds a decision (0: none): calibrated never to fire, it keeps a slow machine
+    #: under the limit of a second, at the cost of repeating the game exactly.
+    seconds: float = 0.0
+    #: At the elder's first lead, the younger's reckoning still to come is counted in each world (Law 67)
+    #: when the deal is judged by the partie's score (``Judge``), not only at Piquet au cent.
+    reckon_first: bool = False
 
 
 FAST = Strength("search-fast", play_worlds=6, discards_per_count=2, exchange_worlds=6)
 FULL = Strength("search", play_worlds=20, discards_per_count=4, exchange_worlds=16)
+#: The top level: the anytime exchange over every discard, worlds read from the adversary's discard.
+DEEP = Strength("search-deep", play_worlds=32, discards_per_count=12, exchange_worlds=64, call_worlds=48,
+                prior="discard", exchange_sims=400, first_worlds=4, seconds=0.9, reckon_first=True)
 
 _DISCARDS = (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD)
 _LOOKS = (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK)
@@ -223,6 +241,93 @@ def _masks(cards: list[Card], n: int) -> Iterator[Mask]:
         for c in combo:
             m |= 1 << c
         yield m
+
+
+def discard_shortlist(hand: Mask, most: int, elder: bool, least: int = 1, per_count: int = 8) -> list[Mask]:
+    """Every lawful discard, ranked within its count by the value of what is kept; the best of each count.
+
+    Every number of cards from ``least`` to ``most`` is weighed (leaving cards
+    is a choice of the exchange, Law 21; at Piquet au cent the younger may
+    keep all, p. 17): ``per_count`` discards of all he may take, and fewer of
+    each count below it (half as many a card fewer, at least two), since
+    taking all is the rule (p. 119).
+    """
+    cards = cards_of(hand)
+    out: list[Mask] = []
+    for n in range(most, least - 1, -1):
+        if n == 0:
+            out.append(0)
+            continue
+        k = max(2, per_count >> (most - n))
+        scored = sorted(((keep_value(hand & ~m, elder), m) for m in _masks(cards, n)), key=lambda t: (-t[0], t[1]))
+        out.extend(m for _, m in scored[:k])
+    return out
+
+
+def successive_halving(arms: int, worlds: int, result: Callable[[int, int], float], budget: int, first: int = 4,
+                       stop: Callable[[], bool] | None = None) -> int:
+    """The best of ``arms`` choices by their mean ``result(arm, world)`` over shared worlds, racing them.
+
+    Every choice is tried in the first ``first`` worlds; then the better half
+    (never fewer than two) go on to twice as many worlds, and so on, while
+    the ``budget`` of calls to ``result`` allows the next round and worlds
+    remain.  ``stop()``, asked after each call, cuts the race short (a safety
+    limit on time): the choice is then made on the last round completed.
+    """
+    alive = list(range(arms))
+    totals = [0.0] * arms
+    done, spent = 0, 0
+    target = min(max(1, first), worlds)
+    while True:
+        snapshot = totals[:]
+        for i in alive:
+            for j in range(done, target):
+                totals[i] += result(i, j)
+                spent += 1
+                if stop is not None and stop():
+                    return max(alive, key=lambda a: (snapshot[a] if done else 0.0, -a))
+        done = target
+        if len(alive) == 1 or done >= worlds:
+            break
+        keep = max(2, (len(alive) + 1) // 2)
+        target = min(2 * done, worlds)
+        if spent + keep * (target - done) > budget:
+            break
+        alive = sorted(alive, key=lambda a: (-totals[a], a))[:keep]
+    return max(alive, key=lambda a: (totals[a], -a))
+
+
+def _deadline(start: float, seconds: float) -> Callable[[], bool] | None:
+    """A safety cut: true once ``seconds`` of CPU time have passed since ``start`` (none for 0)."""
+    if not seconds:
+        return None
+    return lambda: time.process_time() - start > seconds
+
+
+class ExchangeResult:
+    """``result(j, world, discard)``: the player's result of a discard in world ``j`` (``simulate_exchange``).
+
+    The younger's discard after the elder's depends on his cards and how many
+    he may take, not on which the elder put out: it is found once a world and
+    a count.
+    """
+
+    def __init__(self, obs: Observation) -> None:
+        self.role = obs.role
+        self.judge = Judge.of(obs)
+        self.rules = obs.rules
+        self.game = game_of(obs)
+        self.theirs: dict[tuple[int, int], Mask] = {}
+
+    def __call__(self, j: int, world: World, discard: Mask) -> float:
+        theirs = None
+        if self.role == ELDER:
+            most = 8 - discard.bit_count()
+            found = self.theirs.get((j, most))
+            if found is None:
+                found = self.theirs[(j, most)] = greedy_discard(world.dealt[YOUNGER], most, False)
+            theirs = found or None
+        return simulate_exchange(world, self.role, discard, theirs, self.judge, self.rules, self.game)
 
 
 # ---------------------------------------------------------------- the partie
@@ -597,6 +702,10 @@ class SearchPlayer(ElectsToDeal):
         self.rng = random.Random(seed)
         self.strength = strength
 
+    def worlds(self, obs: Observation, n: int) -> list[World]:
+        """``n`` worlds consistent with ``obs``, drawn with the strength's prior from the player's generator."""
+        return sample_worlds(obs, self.rng, n, prior=self.strength.prior)
+
     def choose(self, obs: Observation) -> Action:
         p = obs.phase
         if p in _DISCARDS:
@@ -612,26 +721,21 @@ class SearchPlayer(ElectsToDeal):
     # ------------------------------------------------------------ exchange
 
     def choose_discard(self, obs: Observation) -> Mask:
-        elder = obs.role == ELDER
+        """The short list tried in every world, or (``exchange_sims``) every count's best raced by halving."""
         s = self.strength
-        candidates = discard_candidates(obs.hand, obs.max_discard, elder, s.discards_per_count, obs.min_discard)
+        start = time.process_time()
+        elder = obs.role == ELDER
+        if s.exchange_sims:
+            candidates = discard_shortlist(obs.hand, obs.max_discard, elder, obs.min_discard, s.discards_per_count)
+        else:
+            candidates = discard_candidates(obs.hand, obs.max_discard, elder, s.discards_per_count, obs.min_discard)
         if len(candidates) == 1:
             return candidates[0]
-        worlds = sample_worlds(obs, self.rng, s.exchange_worlds)
-        judge = Judge.of(obs)
-        game = game_of(obs)
-        totals = [0.0] * len(candidates)
-        for w in worlds:
-            # The younger's discard depends on his cards and how many he may take, not on which the elder put out.
-            theirs: dict[int, Mask] = {}
-            for i, d in enumerate(candidates):
-                most = 8 - d.bit_count()
-                if not elder:
-                    theirs[most] = 0
-                elif most not in theirs:
-                    theirs[most] = greedy_discard(w.dealt[YOUNGER], most, False)
-                totals[i] += simulate_exchange(w, obs.role, d, theirs[most] or None, judge, obs.rules, game)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        worlds = self.worlds(obs, s.exchange_worlds)
+        result = ExchangeResult(obs)
+        first = s.first_worlds if s.exchange_sims else len(worlds)  # without a budget: every one in every world
+        best = successive_halving(len(candidates), len(worlds), lambda i, j: result(j, worlds[j], candidates[i]),
+                                  s.exchange_sims, first, _deadline(start, s.seconds))
         return candidates[best]
 
     # ------------------------------------------------------------ calls
@@ -642,7 +746,7 @@ class SearchPlayer(ElectsToDeal):
         if obs.phase not in _ELDER_CALLS or not declaration_of(action):
             return action
         mine = declaration_key(category, declaration_of(action))
-        worlds = sample_worlds(obs, self.rng, self.strength.call_worlds)
+        worlds = self.worlds(obs, self.strength.call_worlds)
         if not worlds:
             return action
         score = 0.0
@@ -659,7 +763,10 @@ class SearchPlayer(ElectsToDeal):
         legal = cards_of(_playable(obs))
         if len(legal) == 1:
             return legal[0]
-        worlds = sample_worlds(obs, self.rng, self.strength.play_worlds)
+        start = time.process_time()
+        s = self.strength
+        stop = _deadline(start, s.seconds)
+        worlds = self.worlds(obs, s.play_worlds)
         me = obs.role
         leader = me if obs.lead < 0 else 1 - me
         judge = Judge.of(obs)
@@ -669,11 +776,13 @@ class SearchPlayer(ElectsToDeal):
         by_role = (sum(obs.scores[ELDER]), sum(obs.scores[YOUNGER]))
         totals = dict.fromkeys(legal, 0.0)
         for w in worlds:
+            if stop is not None and w is not worlds[0] and stop():
+                break  # the safety cut: the worlds seen so far decide
             hands = [0, 0]
             hands[me] = obs.hand
             hands[1 - me] = w.hand(1 - me, obs)
             scored = so_far
-            if first_lead and isinstance(judge, GameJudge):
+            if first_lead and (isinstance(judge, GameJudge) or (s.reckon_first and judge is not None)):
                 # The hands are reckoned after the first lead is named (Law 67): their scores come first.
                 elder, younger, pos = hand_scores_and_play(rebuild(obs, w))
                 scored = (elder, younger)
@@ -710,8 +819,13 @@ def full_player(seed: int | None = None) -> SearchPlayer:
     return SearchPlayer(seed, FULL)
 
 
+def deep_player(seed: int | None = None) -> SearchPlayer:
+    return SearchPlayer(seed, DEEP)
+
+
 __all__ = [
-    "DEAL_SCORES", "FAST", "FULL", "RACE_TRICKS", "DealJudge", "GameJudge", "GameModel", "Judge", "SearchPlayer",
-    "Strength", "discard_candidates", "fast_player", "full_player", "game_model", "greedy_discard",
-    "hand_scores_and_play", "last_deal", "pique_need", "race_values", "settlement_value", "simulate_exchange",
+    "DEAL_SCORES", "DEEP", "FAST", "FULL", "RACE_TRICKS", "DealJudge", "ExchangeResult", "GameJudge", "GameModel",
+    "Judge", "SearchPlayer", "Strength", "deep_player", "discard_candidates", "discard_shortlist", "fast_player",
+    "full_player", "game_model", "greedy_discard", "hand_scores_and_play", "last_deal", "pique_need", "race_values",
+    "settlement_value", "simulate_exchange", "successive_halving",
 ]
