@@ -454,10 +454,10 @@ class Sandbox:
     def _outcome(code: int, out: str, took: float, cpu: float) -> Outcome:
         if code == 0:
             return Outcome("passed", took, cpu)
-        if code in (2, 3, 4, 5) and not re.search(r"\d+ (failed|error)", out):
-            return Outcome("error", took, cpu, _one_line(out[-400:], 400))  # interrupted, usage, none found
+        if code in (4, 5) and re.search(r"ERROR: not found|no tests ran|found no collectors", out):
+            return Outcome("error", took, cpu, _one_line(out[-400:], 400))  # a test id the copy does not have
         if code < 0:
-            return Outcome("error", took, cpu, f"pytest ended by signal {-code}")
+            return Outcome("failed", took, cpu, f"pytest ended by signal {-code}")  # the mutant crashed Python
         first = next((line for line in out.splitlines() if re.search(r"(Error|error|assert|Failed)", line)), "")
         return Outcome("failed", took, cpu, _one_line(first, 160))
 
@@ -672,9 +672,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     cap = limit(m, tests)
                     box.mutate(m, originals)
                     outcome = box.run(m.file, cap, tests)
-                    if outcome.status == "error":
-                        raise SystemExit(f"pytest could not run the tests of {m.id}: {outcome.first}")
-                    verdict = {"failed": "killed", "timeout": "killed (time)", "passed": "SURVIVED"}[outcome.status]
+                    if outcome.status == "error" and tests is not None:
+                        tests = None  # the mutant changed the tests' ids (a parameter from the core): run them all
+                        outcome = box.run(m.file, limit(m, tests), tests)
+                    verdict = {"failed": "killed", "timeout": "killed (time)", "passed": "SURVIVED",
+                               "error": "NOT RUN"}[outcome.status]
                     if eq:
                         verdict = "equivalent, " + ("survived as listed" if outcome.status == "passed"
                                                     else "but KILLED: unlist it")
@@ -686,11 +688,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"[{i}/{len(to_run)}] {line}  {m.describe()}", flush=True)
                     results.append(entry)
 
-        threads = [threading.Thread(target=work, args=(b,), daemon=True) for b in boxes]
+        failures: list[BaseException] = []
+
+        def guarded(box: Sandbox) -> None:
+            try:
+                work(box)
+            except BaseException as e:  # a thread's exception would otherwise end it silently
+                with lock:
+                    failures.append(e)
+                    todo.clear()
+
+        threads = [threading.Thread(target=guarded, args=(b,), daemon=True) for b in boxes]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
+        if failures:
+            raise failures[0]
         elapsed = time.perf_counter() - start
     finally:
         for b in boxes:
@@ -704,7 +718,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     order = {m.id: i for i, m in enumerate(to_run)}
     results.sort(key=lambda r: order[str(r["id"])])
     invalid = sum(r["status"] == "invalid" for r in results)
-    ran = [r for r in results if not r["equivalent"] and r["status"] != "invalid"]
+    errors = [r for r in results if r["status"] == "error"]
+    ran = [r for r in results if not r["equivalent"] and r["status"] not in ("invalid", "error")]
     killed = [r for r in ran if r["status"] in ("failed", "timeout")]
     survivors = [r for r in ran if r["status"] in ("passed", "uncovered")]
     wrongly_listed = [r for r in results if r["equivalent"] and r["status"] in ("failed", "timeout")]
@@ -724,11 +739,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {by_id[str(r['id'])].describe()}\n      {r['id']}")
     for r in wrongly_listed:
         print(f"listed equivalent but killed: {r['id']}")
+    for r in errors:
+        print(f"not run, pytest could not find its tests (not counted): {r['id']}: {r['first_failure']}")
     if ns.json:
         ns.json.write_text(json.dumps({"kill_rate": rate, "selected": not ns.all_tests, "jobs": len(boxes),
                                        "minutes": round(elapsed / 60, 2), "cpu_minutes": round(cpu_total / 60, 2),
                                        "results": results}, indent=1) + "\n")
-    return 1 if survivors or wrongly_listed else 0
+    return 2 if errors else 1 if survivors or wrongly_listed else 0
 
 
 if __name__ == "__main__":
