@@ -32,6 +32,7 @@ from piquet.core.deal import (
     point_options,
     sequence_options,
     set_options,
+    surplus_words,
 )
 from piquet.core.events import (
     ELDER,
@@ -55,12 +56,13 @@ from piquet.core.events import (
 )
 from piquet.core.events import Play as PlayEvent
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
+from piquet.records.record import deal_record
 from test_au_cent import play_out, reckon_play
 from test_club import ELDER_DEALT as CLUB_ELDER
 from test_club import STOCK as CLUB_STOCK
 from test_club import YOUNGER_DEALT as CLUB_YOUNGER
 from test_illegal import TO_PHASE, at, example_deal, refused, state
-from test_irregular_deals import cards, declare_nothing, lowest, m
+from test_irregular_deals import B_DISCARDED, cards, case_xxii, declare_nothing, lowest, m
 
 
 def P(card: str) -> Play:
@@ -904,3 +906,46 @@ def test_a_false_call_not_good_as_called_carries_no_penalty_when_it_comes_to_lig
         Miscall(ELDER, SEQUENCES, m("AS KS QS JS 10S"), True), Miscall(YOUNGER, SEQUENCES, m("10S 9S 8S 7S"), False)]
     assert not any(type(e) is Penalty for e in deal.events)
     assert deal.scores[ELDER][S_SEQUENCES] == 10 and deal.totals == [11, 0]
+
+
+# ---------------------------------------------------------------- found alive by the sample of the full run
+
+
+def test_what_the_younger_reckons_in_a_category_the_elder_did_not_call_is_shown_once() -> None:
+    """The younger's reckoning of a point the elder did not call is good as he makes it, and shown then (Law 55):
+    four hearts, forty-one, scoring four, shown once, not again when the hands are scored (Law 67)."""
+    deal = _equal_calls((DeclarePoint(0), DeclareSequences((m("AS KS QS JS"),)),
+                         DeclareSequences((m("AD KD QD JD"),)), DeclareSets(())),
+                        (DeclarePoint(m("AH KH QH JH")),))
+    assert [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show and e.category == POINT] == [
+        (YOUNGER, m("AH KH QH JH"), 4)]
+
+
+def test_an_exchange_against_the_laws_stands_in_the_deal_and_its_record() -> None:
+    """Case XXII: the younger "has taken up together the three cards left" (Law 35) after discarding two.  The
+    step stands: it is not taken back like a move, and the record of the deal keeps his discard."""
+    deal = case_xxii()
+    with pytest.raises(IllegalAction, match="an irregularity entered stands"):
+        deal.undo()
+    assert deal_record(deal, "B").younger_discard == tuple(cards(B_DISCARDED))
+
+
+def test_a_discard_against_a_take_in_is_said_as_laws_40_to_43_say_it() -> None:
+    """Law 43: the elder "must discard the same number of cards as he takes in"; Laws 40-42, one more or one less.
+    """
+    assert surplus_words(0) == "as many as"
+    assert surplus_words(1) == "one more than" and surplus_words(-1) == "one less than"
+
+
+def test_at_a_club_table_a_run_beyond_the_pack_is_refused_and_changes_nothing() -> None:
+    """A club table takes a call at the player's word, not cards that are not in the pack: three "cards" above the
+    ace of diamonds are no sequence (Law 63), refused with the law, and the deal is as it was."""
+    deal = Deal(m(EQUAL_ELDER), m(EQUAL_YOUNGER), cards(EQUAL_STOCK), club=True)
+    deal.apply(Discard(m("10C")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("QC")))
+    deal.apply(DeclarePoint(0))
+    phase, events = deal.phase, list(deal.events)
+    with pytest.raises(IllegalAction, match=r"is not a sequence.*Law 63"):
+        deal.apply(DeclareSequences((0b111 << 32,)))
+    assert deal.phase == phase and deal.events == events
