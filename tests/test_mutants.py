@@ -949,3 +949,13 @@ def test_at_a_club_table_a_run_beyond_the_pack_is_refused_and_changes_nothing() 
     with pytest.raises(IllegalAction, match=r"is not a sequence.*Law 63"):
         deal.apply(DeclareSequences((0b111 << 32,)))
     assert deal.phase == phase and deal.events == events
+
+
+@pytest.mark.parametrize("court", ["KH", "QH", "JH", "10H"])
+def test_a_point_of_a_court_card_or_ten_and_three_small_ones_makes_thirty_four(court: str) -> None:
+    """Law 62: king, queen, knave and ten make ten each in the point: with the nine, eight and seven, thirty-four,
+    which under the agreement of p. 19 (a point making a number ending in four counts one less) scores three;
+    without it four."""
+    point = m(f"{court} 9H 8H 7H")
+    assert rules_named("au-cent+fours").point_score(point) == 3
+    assert AU_CENT.point_score(point) == 4
