@@ -937,9 +937,11 @@ def test_a_discard_against_a_take_in_is_said_as_laws_40_to_43_say_it() -> None:
     assert surplus_words(1) == "one more than" and surplus_words(-1) == "one less than"
 
 
-def test_at_a_club_table_a_run_beyond_the_pack_is_refused_and_changes_nothing() -> None:
-    """A club table takes a call at the player's word, not cards that are not in the pack: three "cards" above the
-    ace of diamonds are no sequence (Law 63), refused with the law, and the deal is as it was."""
+@pytest.mark.parametrize("run", [0b111 << 32, 0b111 << 6], ids=["beyond-the-pack", "two-suits"])
+def test_at_a_club_table_a_run_beyond_the_pack_is_refused_and_changes_nothing(run: int) -> None:
+    """A club table takes a call at the player's word, not cards that are not in the pack, nor cards of two suits:
+    three "cards" above the ace of diamonds, or the king and ace of spades with the seven of hearts, are no
+    sequence (Law 63), refused with the law, and the deal is as it was."""
     deal = Deal(m(EQUAL_ELDER), m(EQUAL_YOUNGER), cards(EQUAL_STOCK), club=True)
     deal.apply(Discard(m("10C")))
     deal.apply(LookAtLeft(False))
@@ -947,7 +949,7 @@ def test_at_a_club_table_a_run_beyond_the_pack_is_refused_and_changes_nothing() 
     deal.apply(DeclarePoint(0))
     phase, events = deal.phase, list(deal.events)
     with pytest.raises(IllegalAction, match=r"is not a sequence.*Law 63"):
-        deal.apply(DeclareSequences((0b111 << 32,)))
+        deal.apply(DeclareSequences((run,)))
     assert deal.phase == phase and deal.events == events
 
 
