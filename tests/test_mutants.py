@@ -18,12 +18,13 @@ from math import comb, sqrt
 import pytest
 
 from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.core.cards import card_name, cards_of, parse_card
+from piquet.core.cards import CardError, card_name, cards_of, parse_card
 from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import (
     Deal,
     IllegalAction,
     Phase,
+    deal_from_pack,
     declaration_of,
     full_declarations,
     item_score,
@@ -961,3 +962,12 @@ def test_a_point_of_a_court_card_or_ten_and_three_small_ones_makes_thirty_four(c
     point = m(f"{court} 9H 8H 7H")
     assert rules_named("au-cent+fours").point_score(point) == 3
     assert AU_CENT.point_score(point) == 4
+
+
+@pytest.mark.parametrize("pack", [[0] * 32, list(range(31)) + [0], list(range(31)) + [32]],
+                         ids=["one-card-32-times", "a-card-twice", "a-card-not-in-the-pack"])
+def test_a_pack_of_thirty_two_that_is_not_the_thirty_two_cards_is_refused(pack: list[int]) -> None:
+    """Law 9 deals the pack: thirty-two cards, each once (Law 75: an incorrect pack).  Thirty-two with a card twice,
+    or a card not of the pack, is refused, as a pack of another length is."""
+    with pytest.raises(CardError, match="32 cards, each once"):
+        deal_from_pack(pack)
