@@ -36,11 +36,14 @@ import json
 import os
 import random
 import re
+import resource
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -85,6 +88,14 @@ class Mutant:
     start: int
     end: int
     n: int = 0  # to tell apart mutants alike in everything else
+    end_line: int = 0
+    stmt_line: int = 0  # the first line of the innermost statement around it (a compound one's header)
+    at_call: bool = False  # inside a function's body: it runs when the function is called, not at import
+
+    @property
+    def lines(self) -> range:
+        """The lines whose running means the mutated code may run: its statement's first line to its own last."""
+        return range(min(self.stmt_line or self.line, self.line), max(self.end_line, self.line) + 1)
 
     @property
     def id(self) -> str:
@@ -110,7 +121,18 @@ class _Finder(ast.NodeVisitor):
         for line in source.splitlines(keepends=True):
             self.starts.append(self.starts[-1] + len(line))
         self.scope: list[tuple[str, bool]] = []  # (name, whether a function)
+        self.stmts: list[int] = [0]  # the first lines of the statements being visited, innermost last
         self.found: list[Mutant] = []
+
+    def visit(self, node: ast.AST) -> None:
+        if isinstance(node, ast.stmt):
+            self.stmts.append(node.lineno)
+            try:
+                super().visit(node)
+            finally:
+                self.stmts.pop()
+        else:
+            super().visit(node)
 
     def _span(self, node: ast.AST) -> tuple[int, int]:
         start = self.starts[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
@@ -122,7 +144,8 @@ class _Finder(ast.NodeVisitor):
         before = self.source[start:end].decode()
         scope = ".".join(name for name, _ in self.scope) or "<module>"
         self.found.append(Mutant(self.file, node.lineno, scope, kind,  # type: ignore[attr-defined]
-                                 _one_line(before), after, start, end))
+                                 _one_line(before), after, start, end, 0,
+                                 node.end_lineno, self.stmts[-1], self._in_function()))  # type: ignore[attr-defined]
 
     # -------------------------------------------------------------- what is not mutated
 
@@ -248,7 +271,8 @@ def mutants_of(file: str, source: bytes) -> list[Mutant]:
     out = []
     for m in finder.found:
         key = (m.scope, m.kind, m.before, m.after)
-        out.append(Mutant(m.file, m.line, m.scope, m.kind, m.before, m.after, m.start, m.end, seen[key]))
+        out.append(Mutant(m.file, m.line, m.scope, m.kind, m.before, m.after, m.start, m.end, seen[key],
+                          m.end_line, m.stmt_line, m.at_call))
         seen[key] += 1
     return out
 
@@ -288,6 +312,109 @@ def load_equivalent(path: Path = EQUIVALENT) -> dict[str, str]:
 
 # ------------------------------------------------------------------ running the tests
 
+_PYTEST = ("-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+           "-o", "addopts=--doctest-modules -q --strict-markers", "--no-header", "-rN", "--tb=line")
+
+
+#: The modules of other projects that the tests import, loaded once by the fork server (``Sandbox.run``); never
+#: ``piquet``, which each run imports afresh from the copy, one module of it mutated.
+PRELOAD = ("_pytest.python", "_pytest.doctest", "hypothesis", "_hypothesis_pytestplugin", "pytest_cov.plugin",
+           "pytest_timeout", "starlette.testclient", "starlette.applications", "sqlalchemy", "sqlalchemy.orm",
+           "httpx", "platformdirs")
+
+#: A process that imports pytest and ``PRELOAD`` once, then for each line of JSON ``[args, log]`` on its input forks
+#: a child that runs ``pytest.main(args)`` with its output in ``log``, and answers the child's pid, then its exit
+#: code and CPU seconds.  It saves each mutant the start of Python and pytest (about two seconds of CPU in three).
+_SERVER = r"""
+import json, os, sys, warnings
+warnings.simplefilter("ignore")
+import pytest
+for name in sys.argv[1:]:
+    try:
+        __import__(name)
+    except Exception:
+        pass
+assert not any(m == "piquet" or m.startswith("piquet.") for m in sys.modules), "piquet preloaded"
+warnings.resetwarnings()
+print("ready", flush=True)
+for line in sys.stdin:
+    args, log = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        try:
+            code = int(pytest.main(args))
+        except BaseException:
+            code = 3
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    print(pid, flush=True)
+    _, status, usage = os.wait4(pid, 0)
+    print(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime]), flush=True)
+"""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One run of the tests: "passed", "failed", "timeout" (past the limit of CPU time) or "error" (pytest could
+    not run them: a usage error, or no test collected), its wall and CPU seconds, and the first failure."""
+
+    status: str
+    seconds: float
+    cpu: float
+    first: str = ""
+
+
+def _cpu_of(pid: int) -> float:
+    """The CPU seconds a running process has used (Linux: /proc), 0 if it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class Coverage:
+    """Which tests run which lines of the core: recorded once, unmutated, with coverage.py's dynamic contexts
+    (pytest-cov's ``--cov-context=test``).  A line run while the modules are imported (the context "") may be
+    needed by every test."""
+
+    def __init__(self, lines: dict[str, dict[int, frozenset[str]]], order: Sequence[str],
+                 seconds: dict[str, float]) -> None:
+        self.lines = lines  # file of the core -> line -> the ids of the tests (and doctests) that ran it
+        self.order = {t: i for i, t in enumerate(order)}
+        self.seconds = seconds  # test id -> its seconds under coverage (setup, call and teardown)
+
+    def cost(self, tests: Sequence[str], file: str) -> float:
+        """The seconds ``tests`` and ``file``'s doctests took unmutated, under coverage (slower than without)."""
+        doctests = f"{CORE / file}::"
+        return sum(self.seconds.get(t, 0.0) for t in tests) + \
+            sum(s for t, s in self.seconds.items() if t.startswith(doctests))
+
+    def select(self, m: Mutant) -> list[str] | None:
+        """The test ids that run the mutated code, in the order of the tests; ``None``: every test (the mutant
+        is run at import, or is in code that runs then).  The mutated module's doctests are run apart."""
+        if not m.at_call:
+            return None
+        by_line = self.lines.get(m.file, {})
+        tests: set[str] = set()
+        for line in m.lines:
+            ran = by_line.get(line, frozenset())
+            if "" in ran:
+                return None
+            tests |= ran
+        doctests = str(CORE)  # every module's doctests ran in the recording, but a mutant runs its own only
+        return sorted((t for t in tests if t in self.order and not t.startswith(doctests)),
+                      key=self.order.__getitem__)
+
+    def doctests_reach(self, m: Mutant) -> bool:
+        """Whether the mutated module's own doctests run the mutated code (they are run with each mutant)."""
+        prefix = f"{CORE / m.file}::"
+        return any(t.startswith(prefix) for line in m.lines for t in self.lines.get(m.file, {}).get(line, ()))
+
 
 class Sandbox:
     """A copy of the tree's ``src``, ``tests`` and configuration in a temporary directory, where one module at a
@@ -303,9 +430,56 @@ class Sandbox:
         self.tests = list(tests)
         self.env = {**os.environ, "PIQUET_PURE": "1", "PYTHONPATH": str(self.dir / "src"),
                     "PYTHONDONTWRITEBYTECODE": "1"}
+        self.server: subprocess.Popen[str] | None = None
+        self.log = self.dir / ".pytest-output"
 
     def close(self) -> None:
+        if self.server is not None:
+            self.server.kill()  # in the job's process group, like the children it forks
+            self.server.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _serve(self) -> subprocess.Popen[str]:
+        """The fork server of this copy, started on first use."""
+        if self.server is None:
+            self.server = subprocess.Popen([sys.executable, "-c", _SERVER, *PRELOAD], cwd=self.dir, env=self.env,
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                           stderr=subprocess.DEVNULL, text=True)
+            assert self.server.stdout is not None
+            if self.server.stdout.readline().strip() != "ready":
+                raise SystemExit("the fork server of the tests did not start")
+        return self.server
+
+    @staticmethod
+    def _outcome(code: int, out: str, took: float, cpu: float) -> Outcome:
+        if code == 0:
+            return Outcome("passed", took, cpu)
+        if code in (4, 5) and re.search(r"ERROR: not found|no tests ran|found no collectors", out):
+            return Outcome("error", took, cpu, _one_line(out[-400:], 400))  # a test id the copy does not have
+        if code < 0:
+            return Outcome("failed", took, cpu, f"pytest ended by signal {-code}")  # the mutant crashed Python
+        first = next((line for line in out.splitlines() if re.search(r"(Error|error|assert|Failed)", line)), "")
+        return Outcome("failed", took, cpu, _one_line(first, 160))
+
+    def _forked(self, args: Sequence[str], cpu_limit: float) -> Outcome:
+        """``pytest.main(args)`` in a child of the fork server; past ``cpu_limit`` seconds of CPU it is killed."""
+        server = self._serve()
+        assert server.stdin is not None and server.stdout is not None
+        start = time.perf_counter()
+        server.stdin.write(json.dumps([[*_PYTEST[2:], *args], str(self.log)]) + "\n")
+        server.stdin.flush()
+        pid = int(server.stdout.readline())
+        killed = 0.0
+        while not select.select([server.stdout], [], [], 0.05 if killed or _cpu_of(pid) < 1 else 0.25)[0]:
+            cpu = _cpu_of(pid)
+            if not killed and cpu > cpu_limit:
+                os.kill(pid, signal.SIGKILL)  # the server's child, which runs the tests in its own process
+                killed = cpu
+        code, cpu = json.loads(server.stdout.readline())
+        took = time.perf_counter() - start
+        if killed:
+            return Outcome("timeout", took, max(cpu, killed))
+        return self._outcome(code, self.log.read_text(errors="replace"), took, cpu)
 
     def check_import(self) -> None:
         """The copy's modules are the ones the tests import, as source."""
@@ -315,27 +489,69 @@ class Sandbox:
         if not out[0].startswith(str(self.dir)) or out[1] != "False":
             raise SystemExit(f"the tests would not run the copy's core as source: {out}")
 
-    def run(self, file: str | None, timeout: float) -> tuple[str, float, str]:
-        """Run the tests (and ``file``'s doctests): ("passed" | "failed" | "timeout", seconds, the first failure)."""
-        args = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                "-o", "addopts=--doctest-modules -q --strict-markers", "--no-header", "-rN", "--tb=line",
-                *self.tests]
+    def _pytest(self, args: Sequence[str], cpu_limit: float, env: dict[str, str] | None = None
+                ) -> tuple[Outcome, str]:
+        """Run pytest in the copy; past ``cpu_limit`` seconds of CPU time it is killed.  CPU time, not wall
+        time: the run may be paused (SIGSTOP to the process group, which the child shares) or slowed by load."""
+        with tempfile.TemporaryFile("w+") as log:
+            start = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, *_PYTEST, *args], cwd=self.dir, env={**self.env, **(env or {})},
+                                    stdout=log,
+                                    stderr=subprocess.STDOUT, text=True)
+            while True:
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if pid:
+                    proc.returncode = os.waitstatus_to_exitcode(status)
+                    cpu = usage.ru_utime + usage.ru_stime
+                    break
+                cpu = _cpu_of(proc.pid)
+                if cpu > cpu_limit:
+                    proc.kill()  # pytest runs the tests in its own process: nothing else to stop
+                    proc.wait()
+                    return Outcome("timeout", time.perf_counter() - start, cpu), ""
+                time.sleep(0.05 if cpu < 1 else 0.25)
+            took = time.perf_counter() - start
+            log.seek(0)
+            out = log.read()
+        return self._outcome(proc.returncode, out, took, cpu), out
+
+    def run(self, file: str | None, timeout: float, tests: Sequence[str] | None = None) -> Outcome:
+        """Run the tests, or these test ids, and ``file``'s doctests; stop at the first failure."""
+        args = ["-x", *(self.tests if tests is None else tests)]
         if file is not None:
             args.append(str(CORE / file))
-        start = time.perf_counter()
-        proc = subprocess.Popen(args, cwd=self.dir, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, start_new_session=True)
-        try:
-            out, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)  # the pytest this script started, and anything it started
-            proc.communicate()
-            return "timeout", time.perf_counter() - start, ""
-        took = time.perf_counter() - start
-        if proc.returncode == 0:
-            return "passed", took, ""
-        first = next((line for line in out.splitlines() if re.search(r"(Error|error|assert|Failed)", line)), "")
-        return "failed", took, _one_line(first, 160)
+        return self._forked(args, timeout)
+
+    def record(self) -> tuple[Outcome, Coverage]:
+        """Run the tests and the core's doctests once, unmutated, under coverage: which test runs which line."""
+        doctests = [str(CORE / f) for f in FILES]
+        outcome, out = self._pytest(["--collect-only", "-v", *self.tests, *doctests], 3600)  # -v: one -q
+        if outcome.status != "passed":
+            raise SystemExit(f"the tests cannot be collected: {outcome.first or out[-2000:]}")
+        order = [line for line in out.splitlines() if "::" in line]
+        data_file = self.dir / ".coverage-contexts"
+        outcome, out = self._pytest(["--cov=src/piquet/core", "--cov-report=", "--cov-context=test",
+                                     "--durations=0", "--durations-min=0", *self.tests, *doctests], 3600,
+                                    {"COVERAGE_FILE": str(data_file)})
+        if outcome.status != "passed":
+            return outcome, Coverage({}, order, {})
+        seconds: Counter[str] = Counter()
+        for found in re.finditer(r"^([0-9.]+)s (?:setup|call|teardown) +(\S.*)$", out, re.M):
+            seconds[found[2]] += float(found[1])
+        import coverage  # the test extra; only this mode needs it
+
+        data = coverage.CoverageData(basename=str(data_file))
+        data.read()
+        lines: dict[str, dict[int, frozenset[str]]] = {}
+        for measured in data.measured_files():
+            path = Path(measured)
+            if path.parent != self.dir / CORE or path.name not in FILES:
+                continue
+            lines[path.name] = {n: frozenset(c.rsplit("|", 1)[0] for c in contexts)
+                                for n, contexts in data.contexts_by_lineno(measured).items()}
+        if set(lines) != set(FILES):
+            raise SystemExit(f"coverage measured {sorted(lines)} of the core, not all of {FILES}")
+        return outcome, Coverage(lines, order, dict(seconds))
 
     def mutate(self, m: Mutant | None, originals: dict[str, bytes]) -> None:
         """Put one mutant in the copy, every other module as it was."""
@@ -358,14 +574,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--only", action="append", help="only the mutants whose id contains this (repeatable)")
     ap.add_argument("--kind", action="append", choices=KINDS, help="only mutants of this kind (repeatable)")
     ap.add_argument("--tests", nargs="+", default=list(FAST_TESTS), help="the test files run against each mutant")
-    ap.add_argument("--timeout", type=float, default=0, help="seconds before a mutant counts killed by time "
-                    "(default: five times the tests' time unmutated, and at least 30)")
+    ap.add_argument("--all-tests", action="store_true",
+                    help="run every test of --tests against each mutant, not only those that run the mutated line")
+    ap.add_argument("--jobs", type=int, default=1, help="mutants run at once, each in its own copy of the tree")
+    ap.add_argument("--timeout", type=float, default=0, help="CPU seconds before a mutant counts killed by time "
+                    "(default: twice the time of the tests it runs, unmutated under coverage, which is about three "
+                    "times slower, and at least 20; with --all-tests five times their time, and at least 30)")
     ap.add_argument("--check-equivalent", action="store_true",
                     help="run the mutants listed equivalent too: each must survive")
     ap.add_argument("--list", action="store_true", help="list the mutants with their ids; run nothing")
     ap.add_argument("--show", metavar="ID", help="print the change one mutant makes, as a diff; run nothing")
     ap.add_argument("--json", type=Path, help="write every result to this file")
     ns = ap.parse_args(argv)
+    if ns.jobs < 1:
+        ap.error("--jobs must be at least 1")
 
     files = ns.file or list(FILES)
     every = all_mutants(FILES)
@@ -401,49 +623,113 @@ def main(argv: Sequence[str] | None = None) -> int:
         to_run = sorted(random.Random(ns.seed).sample(to_run, ns.sample), key=mutants.index)
     print(f"{len(mutants)} mutants of the scoring core ({', '.join(f'{f} {n}' for f, n in by_file.items())}), "
           f"{n_equivalent} of them listed equivalent in {EQUIVALENT.name}; running {len(to_run)}"
-          + (f" (a sample, seed {ns.seed})" if ns.sample is not None else ""))
+          + (f" (a sample, seed {ns.seed})" if ns.sample is not None else ""), flush=True)
     originals = {f: (ROOT / CORE / f).read_bytes() for f in FILES}
-    box = Sandbox(ns.tests)
+    boxes = [Sandbox(ns.tests) for _ in range(min(ns.jobs, max(1, len(to_run))))]
     results: list[dict[str, object]] = []
+    cpu_start = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
+        box = boxes[0]
         box.check_import()
         box.mutate(None, originals)
-        status, base, first = box.run(None, timeout=3600)
-        if status != "passed":
-            print(f"the tests fail with no mutant: {first}")
+        cover: Coverage | None = None
+        if ns.all_tests:
+            base = box.run(None, timeout=3600)
+        else:
+            base, cover = box.record()
+        if base.status != "passed":
+            print(f"the tests fail with no mutant: {base.first}")
             return 2
-        timeout = ns.timeout or max(30.0, 5 * base)
-        print(f"the tests pass unmutated in {base:.1f} s ({len(ns.tests)} files, PIQUET_PURE=1); "
-              f"a mutant still running after {timeout:.0f} s counts killed")
+        print(f"the tests pass unmutated in {base.seconds:.1f} s, {base.cpu:.1f} s of CPU ({len(ns.tests)} files, "
+              f"PIQUET_PURE=1" + (", under coverage: each mutant runs the tests that run its lines)"
+                                  if cover else ", each mutant runs them all)"), flush=True)
+        lock = threading.Lock()
+        todo = list(enumerate(to_run, 1))
         start = time.perf_counter()
-        for i, m in enumerate(to_run, 1):
-            if not valid(originals[m.file], m):
-                print(f"[{i}/{len(to_run)}] not run: the mutated module does not compile  {m.describe()}")
-                results.append({"id": m.id, "line": m.line, "status": "invalid", "equivalent": False})
-                continue
-            box.mutate(m, originals)
-            status, took, first = box.run(m.file, timeout)
-            eq = m.id in equivalent
-            verdict = {"failed": "killed", "timeout": "killed (time)", "passed": "SURVIVED"}[status]
-            if eq:
-                verdict = "equivalent, " + ("survived as listed" if status == "passed" else "but KILLED: unlist it")
-            print(f"[{i}/{len(to_run)}] {verdict:<14} {took:5.1f} s  {m.describe()}", flush=True)
-            results.append({"id": m.id, "line": m.line, "status": status, "seconds": round(took, 2),
-                            "equivalent": eq, "first_failure": first})
-        box.mutate(None, originals)
+
+        def limit(m: Mutant, tests: list[str] | None) -> float:
+            """The CPU seconds a mutant may take: about six times what its tests take unmutated."""
+            if ns.timeout:
+                return float(ns.timeout)
+            if cover is None:
+                return max(30.0, 5 * base.cpu)
+            return max(20.0, 2 * (base.cpu if tests is None else cover.cost(tests, m.file)))
+
+        def work(box: Sandbox) -> None:
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    i, m = todo.pop(0)
+                eq = m.id in equivalent
+                entry: dict[str, object] = {"id": m.id, "line": m.line, "equivalent": eq}
+                tests = cover.select(m) if cover else None
+                if not valid(originals[m.file], m):
+                    outcome, line = Outcome("invalid", 0, 0), "not run: the mutated module does not compile"
+                elif tests == [] and cover is not None and not cover.doctests_reach(m):
+                    outcome, line = Outcome("uncovered", 0, 0), "SURVIVED (no test runs its lines)"
+                else:
+                    cap = limit(m, tests)
+                    box.mutate(m, originals)
+                    outcome = box.run(m.file, cap, tests)
+                    if outcome.status == "error" and tests is not None:
+                        tests = None  # the mutant changed the tests' ids (a parameter from the core): run them all
+                        outcome = box.run(m.file, limit(m, tests), tests)
+                    verdict = {"failed": "killed", "timeout": "killed (time)", "passed": "SURVIVED",
+                               "error": "NOT RUN"}[outcome.status]
+                    if eq:
+                        verdict = "equivalent, " + ("survived as listed" if outcome.status == "passed"
+                                                    else "but KILLED: unlist it")
+                    n_tests = "all" if tests is None else str(len(tests))
+                    line = f"{verdict:<14} {outcome.cpu:5.1f} s CPU, {n_tests:>3} tests"
+                entry.update(status=outcome.status, seconds=round(outcome.seconds, 2), cpu=round(outcome.cpu, 2),
+                             tests=None if tests is None else len(tests), first_failure=outcome.first)
+                with lock:
+                    print(f"[{i}/{len(to_run)}] {line}  {m.describe()}", flush=True)
+                    results.append(entry)
+
+        failures: list[BaseException] = []
+
+        def guarded(box: Sandbox) -> None:
+            try:
+                work(box)
+            except BaseException as e:  # a thread's exception would otherwise end it silently
+                with lock:
+                    failures.append(e)
+                    todo.clear()
+
+        threads = [threading.Thread(target=guarded, args=(b,), daemon=True) for b in boxes]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if failures:
+            raise failures[0]
         elapsed = time.perf_counter() - start
     finally:
-        box.close()
+        for b in boxes:
+            b.close()
+    cpu_end = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_total = (cpu_end.ru_utime + cpu_end.ru_stime) - (cpu_start.ru_utime + cpu_start.ru_stime)
+    if len(results) < len(to_run):
+        print(f"stopped after {len(results)} of {len(to_run)} mutants")
+        return 2
 
+    order = {m.id: i for i, m in enumerate(to_run)}
+    results.sort(key=lambda r: order[str(r["id"])])
     invalid = sum(r["status"] == "invalid" for r in results)
-    ran = [r for r in results if not r["equivalent"] and r["status"] != "invalid"]
-    killed = [r for r in ran if r["status"] != "passed"]
-    survivors = [r for r in ran if r["status"] == "passed"]
-    wrongly_listed = [r for r in results if r["equivalent"] and r["status"] != "passed"]
+    errors = [r for r in results if r["status"] == "error"]
+    ran = [r for r in results if not r["equivalent"] and r["status"] not in ("invalid", "error")]
+    killed = [r for r in ran if r["status"] in ("failed", "timeout")]
+    survivors = [r for r in ran if r["status"] in ("passed", "uncovered")]
+    wrongly_listed = [r for r in results if r["equivalent"] and r["status"] in ("failed", "timeout")]
     timeouts = sum(r["status"] == "timeout" for r in ran)
+    uncovered = sum(r["status"] == "uncovered" for r in ran)
     rate = 100 * len(killed) / len(ran) if ran else 100.0
-    print(f"\n{len(results)} mutants run in {elapsed / 60:.1f} min; {len(killed)} killed ({timeouts} by time), "
-          f"{len(survivors)} survived; {n_equivalent} equivalent not counted"
+    print(f"\n{len(results)} mutants run in {elapsed / 60:.1f} min ({cpu_total / 60:.1f} min of CPU in the tests, "
+          f"{len(boxes)} at once); {len(killed)} killed ({timeouts} by time), {len(survivors)} survived"
+          + (f" ({uncovered} run by no test)" if uncovered else "")
+          + f"; {n_equivalent} equivalent not counted"
           + (f"; {invalid} did not compile (not counted)" if invalid else ""))
     print(f"kill rate: {len(killed)}/{len(ran)} = {rate:.1f}% of the mutants that are not equivalent")
     if survivors:
@@ -453,9 +739,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {by_id[str(r['id'])].describe()}\n      {r['id']}")
     for r in wrongly_listed:
         print(f"listed equivalent but killed: {r['id']}")
+    for r in errors:
+        print(f"not run, pytest could not find its tests (not counted): {r['id']}: {r['first_failure']}")
     if ns.json:
-        ns.json.write_text(json.dumps({"kill_rate": rate, "results": results}, indent=1) + "\n")
-    return 1 if survivors or wrongly_listed else 0
+        ns.json.write_text(json.dumps({"kill_rate": rate, "selected": not ns.all_tests, "jobs": len(boxes),
+                                       "minutes": round(elapsed / 60, 2), "cpu_minutes": round(cpu_total / 60, 2),
+                                       "results": results}, indent=1) + "\n")
+    return 2 if errors else 1 if survivors or wrongly_listed else 0
 
 
 if __name__ == "__main__":

@@ -18,12 +18,13 @@ from math import comb, sqrt
 import pytest
 
 from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
-from piquet.core.cards import card_name, cards_of, parse_card
+from piquet.core.cards import CardError, card_name, cards_of, parse_card
 from piquet.core.combinations import best_point, sequences_ok
 from piquet.core.deal import (
     Deal,
     IllegalAction,
     Phase,
+    deal_from_pack,
     declaration_of,
     full_declarations,
     item_score,
@@ -32,6 +33,7 @@ from piquet.core.deal import (
     point_options,
     sequence_options,
     set_options,
+    surplus_words,
 )
 from piquet.core.events import (
     ELDER,
@@ -55,12 +57,13 @@ from piquet.core.events import (
 )
 from piquet.core.events import Play as PlayEvent
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
+from piquet.records.record import deal_record
 from test_au_cent import play_out, reckon_play
 from test_club import ELDER_DEALT as CLUB_ELDER
 from test_club import STOCK as CLUB_STOCK
 from test_club import YOUNGER_DEALT as CLUB_YOUNGER
 from test_illegal import TO_PHASE, at, example_deal, refused, state
-from test_irregular_deals import cards, declare_nothing, lowest, m
+from test_irregular_deals import B_DISCARDED, cards, case_xxii, declare_nothing, lowest, m
 
 
 def P(card: str) -> Play:
@@ -770,3 +773,201 @@ def test_after_a_miscall_the_adversary_reckons_only_what_is_good_against_its_cor
     assert Miscall(YOUNGER, SEQUENCES, m("AC KC QC JC 10C 9C"), True) in deal.events
     assert not any(type(e) is Show and e.role == ELDER for e in deal.events)
     assert deal.scores[ELDER][S_SEQUENCES] == 0 and deal.scores[YOUNGER][S_SEQUENCES] == 15
+
+
+# ---------------------------------------------------------------- Law 54 with calls only equal (docs/laws.md)
+
+# The elder holds a quart major in spades, the seven, and a tierce to the nine in diamonds; he puts out the ten of
+# clubs and takes in the seven of hearts.  The younger holds quarts major in hearts and clubs, and aces, kings and
+# the ten of diamonds; he puts out the queen of clubs and takes in the nine of spades: a quart major in hearts,
+# the ace, king and knave of clubs, three aces and three kings.  The queen and knave of diamonds stay in the stock.
+EQUAL_ELDER = "AS KS QS JS 7S 10H 9H 10C 9C 9D 8D 7D"
+EQUAL_YOUNGER = "AH KH QH JH AC KC QC JC AD KD 10D 8S"
+EQUAL_STOCK = "7H 9S 8H 10S 8C 7C QD JD"
+
+
+def _equal_calls(calls: tuple[Action, ...], reckons: tuple[Action, ...] = ()) -> Deal:
+    """The deal above at a club table, the calls made, the ace of spades led, then the younger's reckoning."""
+    deal = Deal(m(EQUAL_ELDER), m(EQUAL_YOUNGER), cards(EQUAL_STOCK), club=True)
+    deal.apply(Discard(m("10C")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("QC")))
+    for action in calls:
+        deal.apply(action)
+    deal.apply(P("AS"))
+    for action in reckons:
+        deal.apply(action)
+    declare_nothing(deal)
+    return deal
+
+
+def test_a_false_call_allowed_equal_comes_to_light_and_its_caller_reckons_nothing() -> None:
+    """Laws 54-55 and Case XVIII: the elder calls his quart major, the younger answers "equal" with a quart major
+    in clubs he has not (he put out the queen: he could have held it).  A call allowed equal must be shown (Law
+    55), and showing with a card not held "anything that is allowed to be equal" is an unfounded claim: he
+    "can reckon nothing that deal" (Case XVIII), not his point of four hearts.  The equal call bars nothing: the
+    elder's quart is good, and with it his tierce to the nine (Law 63): 4 + 3, and one for his lead."""
+    deal = _equal_calls((DeclarePoint(0), DeclareSequences((m("AS KS QS JS"),)),
+                         DeclareSequences((m("AC KC QC JC"),)), DeclareSets(())),
+                        (DeclarePoint(m("AH KH QH JH")),))
+    assert Reply(YOUNGER, SEQUENCES, 1) in deal.events  # "equal"
+    assert Miscall(YOUNGER, SEQUENCES, m("AC KC QC JC"), False) in deal.events
+    assert Penalty(YOUNGER, "Law 54") in deal.events
+    shows = [(e.cards, e.points) for e in deal.events if type(e) is Show and e.role == ELDER]
+    assert shows == [(m("AS KS QS JS"), 0), (m("AS KS QS JS"), 4), (m("9D 8D 7D"), 3)]  # equal, then good
+    assert deal.scores[ELDER][S_SEQUENCES] == 7 and deal.totals == [8, 0]
+
+
+def test_a_false_call_allowed_equal_he_could_not_have_held_bars_nothing_and_carries_no_penalty() -> None:
+    """The same with a quart major in diamonds: the queen and knave are in the stock, so he could not have held it
+    (Law 54: no penalty).  It still bars nothing: the elder reckons his quart and tierce (7) and his lead; the
+    younger reckons his point of four hearts, forty-one, the elder having called none (4)."""
+    deal = _equal_calls((DeclarePoint(0), DeclareSequences((m("AS KS QS JS"),)),
+                         DeclareSequences((m("AD KD QD JD"),)), DeclareSets(())),
+                        (DeclarePoint(m("AH KH QH JH")),))
+    assert Miscall(YOUNGER, SEQUENCES, m("AD KD QD JD"), True) in deal.events
+    assert not any(type(e) is Penalty for e in deal.events)
+    assert deal.scores[ELDER][S_SEQUENCES] == 7 and deal.scores[YOUNGER][S_POINT] == 4
+    assert deal.totals == [8, 4]
+
+
+def test_after_a_miscall_the_elder_shows_what_is_then_only_equal_and_neither_scores() -> None:
+    """The elder calls his tierce to the nine, sinking his quart major; the younger answers with a quint major in
+    diamonds he has not, and his quart major in hearts.  The quint comes to light (no penalty: the queen and
+    knave are in the stock); the quart is a correct call, and the elder's quart major, which he sank, is only
+    equal to it: he shows it as equal (Law 55), the younger shows his, and neither scores a sequence (Law 63).
+    The elder reckons one, for his lead."""
+    deal = _equal_calls((DeclarePoint(0), DeclareSequences((m("9D 8D 7D"),)),
+                         DeclareSequences((m("AD KD QD JD 10D"), m("AH KH QH JH"))), DeclareSets(())))
+    assert Miscall(YOUNGER, SEQUENCES, m("AD KD QD JD 10D"), True) in deal.events
+    shows = [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show and e.category == SEQUENCES]
+    assert shows == [(ELDER, m("AS KS QS JS"), 0), (YOUNGER, m("AH KH QH JH"), 0)]
+    assert deal.scores[ELDER][S_SEQUENCES] == deal.scores[YOUNGER][S_SEQUENCES] == 0
+    assert deal.totals == [1, 0]
+
+
+def test_after_a_miscall_the_adversary_reckons_the_trios_he_sank_beside_the_one_he_called() -> None:
+    """Law 54, "the adversary may reckon anything he has good", and Law 64, the best trio reckoning every other:
+    the elder calls four queens, which he could not hold (the younger has the queen of diamonds); the younger,
+    answering with his three aces, sinks his kings and knaves.  When the quatorze comes to light his aces are
+    good, and his kings and knaves with them: 3 + 3 + 3.  With his point of fifty-one (5) and quint major (15): 29,
+    no repique; the elder one, for his lead."""
+    deal = _club_ii((DeclarePoint(m("AS KS QS JS 9S")), DeclarePoint(m("AD KD QD JD 10D")),
+                     DeclareSequences((m("AS KS QS JS"),)), DeclareSequences((m("AD KD QD JD 10D"),)),
+                     DeclareSets((m("QS QH QC QD"),)), DeclareSets((m("AD AH AC"),))))
+    assert Miscall(ELDER, SETS, m("QS QH QC QD"), True) in deal.events
+    assert not any(type(e) is Penalty for e in deal.events)
+    assert deal.scores[YOUNGER][S_SETS] == 9
+    assert deal.scores[YOUNGER][S_POINT] == 5 and deal.scores[YOUNGER][S_SEQUENCES] == 15
+    assert deal.totals == [1, 29]
+
+
+# The younger has two points of three making thirty-one, in hearts and in clubs; the elder a quart major in spades.
+TIED_ELDER = "AS KS QS JS JH 10H 9H JC 10C AD KD QD"
+TIED_YOUNGER = "AH KH QH AC KC QC 7S 8S 10S 7D 8D 9D"
+TIED_STOCK = "7C 9S 8H 7H 9C 8C JD 10D"
+
+
+def test_after_a_miscall_of_two_equal_points_the_one_called_is_reckoned() -> None:
+    """The elder calls five spades to the ten (the younger holds the ten: no penalty); the younger answers with
+    three clubs, thirty-one, "not good".  When the call comes to light his point is good, and he reckons the
+    point he called, the clubs, not the hearts that make as much: 3.  The elder reckons his quart major (4) and
+    his lead (1)."""
+    deal = Deal(m(TIED_ELDER), m(TIED_YOUNGER), cards(TIED_STOCK), club=True)
+    deal.apply(Discard(m("JC")))  # takes in the seven of clubs
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("7S")))  # takes in the nine of spades
+    for action in (DeclarePoint(m("AS KS QS JS 10S")), DeclarePoint(m("AC KC QC")),
+                   DeclareSequences((m("AS KS QS JS"),)), DeclareSequences(()), DeclareSets(())):
+        deal.apply(action)
+    deal.apply(P("AS"))
+    declare_nothing(deal)
+    assert Miscall(ELDER, POINT, m("AS KS QS JS 10S"), True) in deal.events
+    assert Score(YOUNGER, S_POINT, 3, m("AC KC QC")) in deal.events
+    assert deal.totals == [5, 3]
+
+
+def test_a_false_call_not_good_as_called_carries_no_penalty_when_it_comes_to_light_later() -> None:
+    """Law 54 punishes a call "allowed to be good": the elder calls a quint major in spades, which he could not hold
+    (the younger has the ten); the younger answers with a quart to the ten in spades he has not (he put out the
+    seven: he could have held it), "not good".  The quint comes to light; the younger's quart is then good, and
+    comes to light in its turn, but was never allowed good or equal: no penalty for either.  The elder, whose
+    quint bars nothing, reckons his quart major and his two tierces, to the knave of hearts and the ace of
+    diamonds: 4 + 3 + 3, and one for his lead."""
+    deal = Deal(m(TIED_ELDER), m(TIED_YOUNGER), cards(TIED_STOCK), club=True)
+    deal.apply(Discard(m("JC")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("7S")))
+    for action in (DeclarePoint(0), DeclareSequences((m("AS KS QS JS 10S"),)),
+                   DeclareSequences((m("10S 9S 8S 7S"),)), DeclareSets(())):
+        deal.apply(action)
+    deal.apply(P("AS"))
+    declare_nothing(deal)
+    assert [e for e in deal.events if type(e) is Miscall] == [
+        Miscall(ELDER, SEQUENCES, m("AS KS QS JS 10S"), True), Miscall(YOUNGER, SEQUENCES, m("10S 9S 8S 7S"), False)]
+    assert not any(type(e) is Penalty for e in deal.events)
+    assert deal.scores[ELDER][S_SEQUENCES] == 10 and deal.totals == [11, 0]
+
+
+# ---------------------------------------------------------------- found alive by the sample of the full run
+
+
+def test_what_the_younger_reckons_in_a_category_the_elder_did_not_call_is_shown_once() -> None:
+    """The younger's reckoning of a point the elder did not call is good as he makes it, and shown then (Law 55):
+    four hearts, forty-one, scoring four, shown once, not again when the hands are scored (Law 67)."""
+    deal = _equal_calls((DeclarePoint(0), DeclareSequences((m("AS KS QS JS"),)),
+                         DeclareSequences((m("AD KD QD JD"),)), DeclareSets(())),
+                        (DeclarePoint(m("AH KH QH JH")),))
+    assert [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show and e.category == POINT] == [
+        (YOUNGER, m("AH KH QH JH"), 4)]
+
+
+def test_an_exchange_against_the_laws_stands_in_the_deal_and_its_record() -> None:
+    """Case XXII: the younger "has taken up together the three cards left" (Law 35) after discarding two.  The
+    step stands: it is not taken back like a move, and the record of the deal keeps his discard."""
+    deal = case_xxii()
+    with pytest.raises(IllegalAction, match="an irregularity entered stands"):
+        deal.undo()
+    assert deal_record(deal, "B").younger_discard == tuple(cards(B_DISCARDED))
+
+
+def test_a_discard_against_a_take_in_is_said_as_laws_40_to_43_say_it() -> None:
+    """Law 43: the elder "must discard the same number of cards as he takes in"; Laws 40-42, one more or one less.
+    """
+    assert surplus_words(0) == "as many as"
+    assert surplus_words(1) == "one more than" and surplus_words(-1) == "one less than"
+
+
+@pytest.mark.parametrize("run", [0b111 << 32, 0b111 << 6], ids=["beyond-the-pack", "two-suits"])
+def test_at_a_club_table_a_run_beyond_the_pack_is_refused_and_changes_nothing(run: int) -> None:
+    """A club table takes a call at the player's word, not cards that are not in the pack, nor cards of two suits:
+    three "cards" above the ace of diamonds, or the king and ace of spades with the seven of hearts, are no
+    sequence (Law 63), refused with the law, and the deal is as it was."""
+    deal = Deal(m(EQUAL_ELDER), m(EQUAL_YOUNGER), cards(EQUAL_STOCK), club=True)
+    deal.apply(Discard(m("10C")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("QC")))
+    deal.apply(DeclarePoint(0))
+    phase, events = deal.phase, list(deal.events)
+    with pytest.raises(IllegalAction, match=r"is not a sequence.*Law 63"):
+        deal.apply(DeclareSequences((run,)))
+    assert deal.phase == phase and deal.events == events
+
+
+@pytest.mark.parametrize("court", ["KH", "QH", "JH", "10H"])
+def test_a_point_of_a_court_card_or_ten_and_three_small_ones_makes_thirty_four(court: str) -> None:
+    """Law 62: king, queen, knave and ten make ten each in the point: with the nine, eight and seven, thirty-four,
+    which under the agreement of p. 19 (a point making a number ending in four counts one less) scores three;
+    without it four."""
+    point = m(f"{court} 9H 8H 7H")
+    assert rules_named("au-cent+fours").point_score(point) == 3
+    assert AU_CENT.point_score(point) == 4
+
+
+@pytest.mark.parametrize("pack", [[0] * 32, list(range(31)) + [0], list(range(31)) + [32]],
+                         ids=["one-card-32-times", "a-card-twice", "a-card-not-in-the-pack"])
+def test_a_pack_of_thirty_two_that_is_not_the_thirty_two_cards_is_refused(pack: list[int]) -> None:
+    """Law 9 deals the pack: thirty-two cards, each once (Law 75: an incorrect pack).  Thirty-two with a card twice,
+    or a card not of the pack, is refused, as a pack of another length is."""
+    with pytest.raises(CardError, match="32 cards, each once"):
+        deal_from_pack(pack)

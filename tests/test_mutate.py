@@ -79,3 +79,43 @@ def test_every_mutant_listed_equivalent_exists_and_says_why() -> None:
         assert entry["id"] in ids, f"no longer a mutant of the core: {entry['id']}"
         assert len(entry["why"].split()) >= 5
     assert mutate.load_equivalent().keys() == set(listed)
+
+
+def test_a_mutant_knows_the_lines_whose_running_may_run_it_and_whether_it_runs_at_import() -> None:
+    """The selection of tests (``Coverage.select``) rests on these: a mutant in a function's body runs when the
+    function is called, from its statement's first line; one at the module's level runs at import."""
+    found = mutate.mutants_of("toy.py", SOURCE)
+    limit = next(m for m in found if m.kind == "constant" and m.line == 2)  # LIMIT = 30
+    assert not limit.at_call and list(limit.lines) == [2]
+    inner = next(m for m in found if m.after == "(before < LIMIT < before + points)")
+    assert inner.at_call and list(inner.lines) == [7]  # the if's header
+    added = next(m for m in found if m.before == "points += 30")
+    assert added.at_call and list(added.lines) == [8]
+    ret = next(m for m in found if m.kind == "negate" and m.before == "elder")  # in the return's x if c else y
+    assert ret.at_call and list(ret.lines) == [10]
+    two_lines = b"def f(a: int) -> int:\n    return (a +\n            1)\n"
+    one = next(m for m in mutate.mutants_of("toy.py", two_lines) if m.kind == "constant")
+    assert one.line == 3 and list(one.lines) == [2, 3]  # the statement begins a line above the constant
+
+
+def test_the_tests_chosen_for_a_mutant_are_those_that_ran_its_lines() -> None:
+    """Every test that ran a line of the mutant, in the order of the tests; every test when the line ran at import
+    (the context ""), as a change there reaches every test; none when no test ran it (a survivor at once), the
+    module's own doctests being run apart."""
+    found = mutate.mutants_of("toy.py", SOURCE)
+    inner = next(m for m in found if m.after == "(before < LIMIT < before + points)")
+    added = next(m for m in found if m.before == "points += 30")
+    limit = next(m for m in found if m.kind == "constant" and m.line == 2)
+    doctest = f"{mutate.CORE}/toy.py::toy.score"
+    order = ["tests/test_a.py::test_one", "tests/test_a.py::test_two[x]", "tests/test_b.py::test_three", doctest]
+    cover = mutate.Coverage({"toy.py": {7: frozenset({"tests/test_b.py::test_three", "tests/test_a.py::test_one",
+                                                      doctest}),
+                                        2: frozenset({""}), 8: frozenset({doctest})}},
+                            order, {"tests/test_a.py::test_one": 1.5, "tests/test_b.py::test_three": 2.0,
+                                    doctest: 0.25})
+    assert cover.select(inner) == ["tests/test_a.py::test_one", "tests/test_b.py::test_three"]
+    assert cover.select(limit) is None  # at import: every test
+    assert cover.select(added) == [] and cover.doctests_reach(added)  # only its doctests run it
+    ret = next(m for m in found if m.kind == "negate" and m.before == "elder")
+    assert cover.select(ret) == [] and not cover.doctests_reach(ret)  # run by nothing: survives unrun
+    assert cover.cost(["tests/test_a.py::test_one"], "toy.py") == 1.75

@@ -944,14 +944,15 @@ class Deal:
         self.phase = _PLAY_PHASE
 
     def _miscalls(self) -> None:
-        """At a club table, before the younger plays to the first trick (Law 54): each call good against the
-        adversary's that its caller does not hold comes to light.  It bars nothing: what the adversary has good
-        counts, unless barred by a correct call of the player in error (Case II); and, if it was allowed good as
-        called, he reckons nothing that deal, unless he could not have held it in his hand and discard together
+        """At a club table, before the younger plays to the first trick (Law 54): each call good or equal against
+        the adversary's that its caller does not hold comes to light (an equal call is shown, Law 55).  It bars
+        nothing: what the adversary has good counts, unless barred by a correct call of the player in error (Case
+        II); and, if it was allowed good or equal as called, he reckons nothing that deal (Case XVIII: "showing
+        anything that is allowed to be equal"), unless he could not have held it in his hand and discard together
         (Laws 53-54).  A miscall coming to light may make good another call of the adversary's: it is looked at
         in turn, until none is left."""
         keys = self.keys
-        allowed = [[keys[r][c] > keys[1 - r][c] for c in (POINT, SEQUENCES, SETS)] for r in (ELDER, YOUNGER)]
+        allowed = [[keys[r][c] >= keys[1 - r][c] for c in (POINT, SEQUENCES, SETS)] for r in (ELDER, YOUNGER)]
         wrong = [False, False]
         found = True
         while found:
@@ -960,8 +961,8 @@ class Deal:
                 held = self.hands[role] | played(self.events, role)
                 for category in (POINT, SEQUENCES, SETS):
                     items = declaration_items(category, self.decl[role][category])
-                    if not items or keys[role][category] <= keys[1 - role][category]:
-                        continue  # nothing called, or not good: it scores nothing, and no penalty (Law 54)
+                    if not items or keys[role][category] < keys[1 - role][category]:
+                        continue  # nothing called, or neither good nor equal: it bars nothing, no penalty (Law 54)
                     false = [m for m in items if m & ~held]
                     if not false:
                         continue
@@ -981,19 +982,28 @@ class Deal:
                 self.events.append(Penalty(role, "Law 54"))
 
     def _reckon_unbarred(self, role: int, category: int) -> None:
-        """After his adversary's miscall, ``role`` reckons what he has good in ``category`` that a correct call
+        """After his adversary's miscall, ``role`` reckons anything he has good in ``category`` that a correct call
         of the player in error does not bar, though he sank it (Law 54; Case II: "B then claims to reckon four
-        tens ... Yes")."""
+        tens ... Yes"): all his sequences, or quatorzes and trios, the best being good (Laws 63-64), those he did
+        not call besides; of two equal points, the one he called.  The elder shows what is then good or equal
+        (Law 55); the younger's show follows (Law 67)."""
         held = self.hands[role] | played(self.events, role)
         full: Declaration = best_point(held) if category == POINT else \
             best_sequences(held) if category == SEQUENCES else best_sets(held)
         key = declaration_key(category, full)
-        if key <= self.keys[role][category]:
-            return
-        self.decl[role][category] = full
-        self.keys[role][category] = key
-        if role == ELDER and key > self.keys[YOUNGER][category]:
-            self._show(ELDER, category, declaration_items(category, full))  # the younger's show follows (Law 67)
+        called = self.keys[role][category]
+        if key < called:
+            return  # his own call is not held either: it comes to light in its turn
+        if key > called or category != POINT:
+            self.decl[role][category] = full
+            self.keys[role][category] = key
+        if role == ELDER:
+            items = declaration_items(category, self.decl[ELDER][category])
+            other = self.keys[YOUNGER][category]
+            if key > other:
+                self._show(ELDER, category, items)
+            elif key == other:
+                self._show(ELDER, category, items[:1], scores=False)
 
     # ------------------------------------------------------------ play
 
