@@ -150,7 +150,14 @@ def _declare_all(deal: Deal) -> None:
         else:
             role = deal.to_move
             assert role is not None
-            deal.apply(full_declarations(deal.hands[role])[DECLARING[p]])
+            try:
+                deal.apply(full_declarations(deal.hands[role])[DECLARING[p]])
+            except IllegalAction:
+                # The laws bar part of the full call in this world (the younger may not reckon what the cards the
+                # elder has shown make as much, Law 56, Case IV): the strongest call they allow.
+                category = DECLARING[p]
+                deal.apply(max(deal.legal_actions(),
+                               key=lambda a: (declaration_key(category, declaration_of(a)), len(str(a)))))
 
 
 def hand_scores_and_play(deal: Deal) -> tuple[int, int, Position]:
