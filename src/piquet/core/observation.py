@@ -52,6 +52,16 @@ class PartieContext:
     game_number: int = 0  # au cent: the game this deal belongs to, from 1
 
 
+def lawful(action: Action, bar: tuple[int, int]) -> Action:
+    """A declaration meant, or nothing in its category where the cards the elder has shown bar it (``bar``,
+    ``implied_bar``: the younger may not reckon what they make as much, Law 56, Case IV)."""
+    if isinstance(action, DeclareSequences) and barred(SEQUENCES, action.runs, bar):
+        return DeclareSequences()
+    if isinstance(action, DeclareSets) and barred(SETS, action.sets, bar):
+        return DeclareSets()
+    return action
+
+
 @dataclass(frozen=True)
 class Observation:
     role: int
@@ -86,11 +96,7 @@ class Observation:
 
     def lawful(self, action: Action) -> Action:
         """A declaration the player means to make, or nothing where the cards shown bar it (Case IV)."""
-        if isinstance(action, DeclareSequences) and barred(SEQUENCES, action.runs, self.bar):
-            return DeclareSequences()
-        if isinstance(action, DeclareSets) and barred(SETS, action.sets, self.bar):
-            return DeclareSets()
-        return action
+        return lawful(action, self.bar)
 
     def legal_actions(self) -> Iterator[Action]:
         if not self.my_turn:
@@ -217,4 +223,4 @@ def first_card(mask: Mask) -> Card:
     return (mask & -mask).bit_length() - 1
 
 
-__all__ = ["Observation", "PartieContext", "observe", "CATEGORIES"]
+__all__ = ["Observation", "PartieContext", "observe", "CATEGORIES", "lawful"]

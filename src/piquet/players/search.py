@@ -49,7 +49,15 @@ from typing import Protocol
 
 from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft
 from piquet.core.cards import SUIT_MASKS, Card, Mask, cards_of
-from piquet.core.deal import Deal, IllegalAction, Phase, declaration_key, declaration_of, full_declarations
+from piquet.core.deal import (
+    Deal,
+    IllegalAction,
+    Phase,
+    declaration_key,
+    declaration_of,
+    full_declarations,
+    implied_bar,
+)
 from piquet.core.events import (
     CALLS,
     ELDER,
@@ -65,7 +73,7 @@ from piquet.core.events import (
     YOUNGER,
     Reply,
 )
-from piquet.core.observation import Observation, first_card
+from piquet.core.observation import Observation, first_card, lawful
 from piquet.core.rules import RUBICON, Rules, rules_named
 from piquet.players.base import DECLARING, ElectsToDeal, keep_value
 from piquet.players.solver import Position, card_values, value
@@ -150,14 +158,9 @@ def _declare_all(deal: Deal) -> None:
         else:
             role = deal.to_move
             assert role is not None
-            try:
-                deal.apply(full_declarations(deal.hands[role])[DECLARING[p]])
-            except IllegalAction:
-                # The laws bar part of the full call in this world (the younger may not reckon what the cards the
-                # elder has shown make as much, Law 56, Case IV): the strongest call they allow.
-                category = DECLARING[p]
-                deal.apply(max(deal.legal_actions(),
-                               key=lambda a: (declaration_key(category, declaration_of(a)), len(str(a)))))
+            # As the player himself calls (``Observation.lawful``): nothing where the elder's cards shown bar it.
+            deal.apply(lawful(full_declarations(deal.hands[role])[DECLARING[p]],
+                              implied_bar(deal.events, deal.phase, deal.rules)))
 
 
 def hand_scores_and_play(deal: Deal) -> tuple[int, int, Position]:
