@@ -316,9 +316,11 @@ class Store:
         if u.get_backend_name() == "sqlite" and u.database in (None, "", ":memory:"):
             kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
         self.engine: Engine = create_engine(url, **kwargs)
-        #: An SQLite file, whose log ``checkpoint`` copies into the database.
-        self.checkpoints = u.get_backend_name() == "sqlite" and u.database not in (None, "", ":memory:")
-        if self.checkpoints:
+        sqlite_file = u.get_backend_name() == "sqlite" and u.database not in (None, "", ":memory:")
+        #: An SQLite file whose commits leave the checkpoints to ``checkpoint``: each commit is short, and may be
+        #: made on the event loop (``SaveQueue``).
+        self.checkpoints = sqlite_file and background_checkpoints
+        if sqlite_file:
             event.listen(self.engine, "connect", functools.partial(
                 _sqlite_pragmas, background_checkpoints=background_checkpoints))
         with self._unavailable():
@@ -362,8 +364,8 @@ class Store:
             conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, f"{table_id} {self.origin}")))
 
     def checkpoint(self) -> None:
-        """On an SQLite file, copy what its write-ahead log holds into the database, as far as can be done without
-        waiting for anyone (``PRAGMA wal_checkpoint(PASSIVE)``); elsewhere nothing."""
+        """With ``checkpoints``, copy what the SQLite file's write-ahead log holds into the database, as far as can
+        be done without waiting for anyone (``PRAGMA wal_checkpoint(PASSIVE)``); else nothing (SQLite does it)."""
         if self.checkpoints:
             with self._unavailable(), self.engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
@@ -445,10 +447,7 @@ class Store:
         if len(saves) < 2 or any(x.record is not None for x in saves) or len({x.table_id for x in saves}) < len(saves):
             return None
         now = time.time()
-        steps = [{"k_id": x.table_id, "k_old": x.old_version, "k_version": x.version, "k_status": x.status,
-                  "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0), "k_updated": now, "k_origin": self.origin}
-                 for x in saves]
-        if conn.execute(_SAVES.step, steps).rowcount != len(saves):
+        if conn.execute(_SAVES.step, [self._row(x, now) for x in saves]).rowcount != len(saves):
             raise _NotTogether  # one of them had moved on: rolled back, and each is stored (or not) alone
         logs = [{"k_id": x.table_id, "k_version": x.version, "k_seat": x.seat, "k_action": x.action}
                 for x in saves if x.action is not None and x.seat is not None]
@@ -458,11 +457,14 @@ class Store:
             self._notify(conn, x.table_id)
         return [True] * len(saves)
 
+    def _row(self, x: Save, now: float) -> dict[str, Any]:
+        """The parameters of a save's update of its table's row (``_SAVES``)."""
+        return {"k_id": x.table_id, "k_old": x.old_version, "k_version": x.version, "k_status": x.status,
+                "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0), "k_updated": now, "k_origin": self.origin}
+
     def _save_one(self, conn: Connection, x: Save) -> bool:
         """One save, by statements made once (``_SAVES``): building a statement costs more than running it."""
-        values: dict[str, Any] = {"k_id": x.table_id, "k_old": x.old_version, "k_version": x.version,
-                                  "k_status": x.status, "k_a": x.scores.get("A", 0), "k_b": x.scores.get("B", 0),
-                                  "k_updated": time.time(), "k_origin": self.origin}
+        values = self._row(x, time.time())
         if x.record is not None:
             values["k_record"] = x.record
             if conn.execute(_SAVES.snapshot, values).rowcount != 1:
@@ -677,7 +679,7 @@ class SaveQueue:
             try:
                 saves = [x for x, _ in batch]
                 results: list[bool | Exception]
-                if self.store.checkpoints:  # an SQLite file: a commit takes a millisecond or two, no disk waited for
+                if self.store.checkpoints:  # an SQLite file checkpointed elsewhere: a commit waits for no disk
                     results = self.store.save_all(saves)
                 else:
                     results = await asyncio.to_thread(self.store.save_all, saves)
