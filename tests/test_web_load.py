@@ -347,6 +347,8 @@ def test_state_text_is_the_message() -> None:
         for seat in "AB":
             message = table.message(seat)
             assert json.loads(state_text(message)) == json.loads(json.dumps(message))
+            # As a server sends it: the shared parts as the texts kept for them, the same JSON.
+            assert json.loads(state_text(table.message(seat, told=True))) == json.loads(json.dumps(message))
         _act(table, rng)
         n += 1
     final = table.message("A")
@@ -407,3 +409,38 @@ def test_a_table_played_on_a_new_server_from_its_log(db: str, spec: str) -> None
         again = receive(wa)
         assert again["version"] == last["A"]["version"]
         assert {**again["view"], "connected": None} == {**last["A"]["view"], "connected": None}  # B is not here
+
+
+def test_what_a_table_keeps_between_actions_is_text() -> None:
+    """The server keeps, from one action to the next, what it sends as text (each event and line told, the last
+    deal, what each socket was sent): few objects for the collector to follow.  Kept as dicts and lists they were
+    about 50 an action (docs/web.md, *Performance*); here, as the hub does it, fewer than 20."""
+    import gc
+
+    tables = [make_table(seed, persons=True) for seed in range(100)]
+    sent: dict[tuple[int, str], protocol.Sent | None] = {}
+    rng = random.Random(5)
+
+    def act(k: int) -> bool:
+        table = tables[k]
+        if table.to_move() is None:
+            return False
+        _act(table, rng)
+        for seat in "AB":
+            _, sent[k, seat] = protocol.encode_state(table.message(seat, told=True), sent.get((k, seat)))
+        return True
+
+    for _ in range(1500):
+        act(rng.randrange(len(tables)))
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        before = len(gc.get_objects(0))
+        acted = sum(act(rng.randrange(len(tables))) for _ in range(1000))
+        kept = len(gc.get_objects(0)) - before
+    finally:
+        if was:
+            gc.enable()
+    assert acted > 900
+    assert kept / acted < 20, f"{kept / acted:.1f} objects kept an action"

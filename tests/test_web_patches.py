@@ -1,5 +1,5 @@
 """States as patches: a client that says ``"patches": true`` in its hello is sent its first state whole and each
-later one as what changed since the one before it (``protocol.view_patch``, ``patch_text``); the page applies them
+later one as what changed since the one before it (``protocol.encode_state``); the page applies them
 (``applyPatch`` in app.js, ``protocol.apply_patch`` here).  A patched view must be exactly the whole view, and say
 nothing the whole view does not."""
 
@@ -22,7 +22,7 @@ from tests.test_web import (
     stored,
 )
 
-from piquet.web.protocol import apply_patch, patch_text, state_message, state_text, view_patch
+from piquet.web.protocol import Sent, apply_patch, encode_state, state_message, state_text
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
@@ -34,33 +34,39 @@ def _round(obj: Any) -> Any:
 
 
 def test_a_patch_turns_each_view_into_the_next() -> None:
-    """Whole parties between two seats, every view of each seat patched on the one before it."""
+    """Whole parties between two seats, every view of each seat patched on the one before it, as a server sends
+    them (the shared parts as the texts kept for them) and as the plain VIEW says them."""
     whole = patched = 0
     for seed in range(6):
         table = make_table(seed, persons=seed % 2 == 0)
         rng = random.Random(seed)
-        sent = {s: state_message(table.version, s, table.view(s)) for s in "AB"}
-        held = {s: _round(sent[s]["view"]) for s in "AB"}
+        sent: dict[str, Sent | None] = {}
+        held: dict[str, Any] = {}
+        for s in "AB":
+            text, sent[s] = encode_state(table.message(s, told=True))
+            held[s] = json.loads(text)["view"]
+            assert held[s] == _round(table.view(s))
         while table.status != "finished":
             seat = table.to_move()
             assert seat is not None
             table.apply(seat, _decoded(table.view(seat), rng), table.version)
             for s in "AB":
-                message = state_message(table.version, s, table.view(s))
-                text = patch_text(sent[s], message)
+                before = sent[s]
+                assert before is not None
+                text, sent[s] = encode_state(table.message(s, told=True), before)
                 patch = json.loads(text)
-                assert patch["type"] == "patch" and patch["since"] == sent[s]["version"]
+                assert patch["type"] == "patch" and patch["since"] == before.version
                 assert patch["version"] == table.version and patch["seat"] == s
-                new = _round(message["view"])
+                new = _round(table.view(s))
                 # Nothing in the patch that the new view does not hold.
                 assert set(patch.get("set", {})) | set(patch.get("append", {})) <= set(new)
                 for key, value in patch.get("set", {}).items():
                     assert value == new[key]
                 held[s] = apply_patch(held[s], patch)
                 assert held[s] == new
-                whole += len(state_text(message))
+                assert json.loads(state_text(table.message(s, told=True)))["view"] == new
+                whole += len(state_text(table.message(s)))
                 patched += len(text)
-                sent[s] = message
     assert patched < whole / 4, (patched, whole)
 
 
@@ -80,23 +86,26 @@ _views = st.dictionaries(st.sampled_from(["a", "b", "c", "events", "lines"]), _v
 def test_any_two_views(old: dict[str, Any], new: dict[str, Any]) -> None:
     """Whatever two views are, the patch of one on the other gives the other (members dropped, lists cut short or
     grown, a list become a number)."""
-    patch = _round(view_patch(old, new))
+    _, sent = encode_state(state_message(1, "A", old))
+    patch = json.loads(encode_state(state_message(2, "A", new), sent)[0])
     assert apply_patch(old, patch) == new
-    assert set(patch) <= {"set", "drop", "append"}
+    assert set(patch) <= {"type", "version", "since", "seat", "set", "drop", "append"}
     if old == new:
-        assert patch == {}
+        assert set(patch) == {"type", "version", "since", "seat"}
 
 
 def test_a_growing_list_sends_only_its_new_items() -> None:
     old = {"events": [{"e": 1}, {"e": 2}], "lines": ["a"], "hand": ["AS"]}
     new = {"events": [{"e": 1}, {"e": 2}, {"e": 3}], "lines": ["b"], "hand": ["AS"]}
-    assert view_patch(old, new) == {"set": {"lines": ["b"]}, "append": {"events": [{"e": 3}]}}
-    text = patch_text(state_message(4, "A", old), state_message(5, "A", new))
+    _, sent = encode_state(state_message(4, "A", old))
+    text, after = encode_state(state_message(5, "A", new), sent)
     assert json.loads(text) == {"type": "patch", "version": 5, "since": 4, "seat": "A", "set": {"lines": ["b"]},
                                 "append": {"events": [{"e": 3}]}}
-    # Another seat's state, or a message with no view, is sent whole.
-    assert json.loads(patch_text(state_message(4, "B", old), state_message(5, "A", new)))["type"] == "state"
-    assert json.loads(patch_text({"type": "thinking"}, state_message(5, "A", new)))["type"] == "state"
+    assert after is not None and after.version == 5
+    # Another seat's state is sent whole; a message with no view is sent whole and leaves nothing to patch on.
+    _, other = encode_state(state_message(4, "B", old))
+    assert json.loads(encode_state(state_message(5, "A", new), other)[0])["type"] == "state"
+    assert encode_state({"type": "thinking"}, sent) == ('{"type":"thinking"}', None)
 
 
 # ---------------------------------------------------------------- over the websocket

@@ -277,3 +277,43 @@ def test_unknown_sitting_words_are_malformed(client: TestClient) -> None:
         ws.send_json({"type": "ping"})
         assert receive(ws) == {"type": "pong"}
         assert v["status"] == "playing"
+
+
+def test_an_arrival_while_the_database_is_away_waits_for_it(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing is told that is not stored (issue 17.3): the invited seat connecting while the database cannot be
+    reached is told the table waits for its database, the host is not told of his arrival, and nothing is changed;
+    once the database is back he arrives, stored, and the host is told."""
+    from piquet.web.store import StoreUnavailable
+
+    away = {"now": False}
+
+    def unless_away(method: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if away["now"]:
+                raise StoreUnavailable("stopped for the test")
+            return method(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(Store, "join", unless_away(Store.join))
+    monkeypatch.setattr(Store, "ping", unless_away(Store.ping))
+    with TestClient(create_app(db, poll=0)) as client:
+        client.app.state.hub.outage.every = 0.05  # type: ignore[attr-defined]
+        t = new_table(client, opponent="person", name="Ann", seed=seed_where("A"))
+        with client.websocket_connect(ws_path(t)) as wa:
+            assert state(wa)["view"]["status"] == "waiting"
+            away["now"] = True
+            with client.websocket_connect(ws_path(t, "invite") + "&name=Bob") as wb:
+                told = receive(wb)
+                assert told["type"] == "database" and told["up"] is False
+                assert status_of(db, t["table"]) == "waiting"
+                wb.send_json({"type": "ping"})
+                assert receive(wb)["type"] == "pong"  # the socket stays open
+                table = client.app.state.hub.tables[t["table"]]  # type: ignore[attr-defined]
+                assert not table.seats["B"].joined and table.status == "waiting"  # nothing to tell Ann
+                away["now"] = False
+                back = receive(wb)
+                assert back["type"] == "database" and back["up"] is True
+                arrived = state(wb)
+                assert arrived["view"]["status"] != "waiting" and arrived["view"]["players"]["B"] == "Bob"
+                assert state(wa, lambda m: m["view"]["players"]["B"] == "Bob")["view"]["status"] != "waiting"
+                assert status_of(db, t["table"]) != "waiting"

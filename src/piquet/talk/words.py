@@ -251,6 +251,11 @@ class Narrator:
         other.penalised = list(self.penalised)
         return other
 
+    @property
+    def holding(self) -> bool:
+        """Whether showings are held, to be told by ``flush``."""
+        return bool(self._held)
+
     def lines(self, events: Iterable[Event], *, hold: bool = False) -> Iterator[Line]:
         """A ``Line`` for each thing said or done.
 

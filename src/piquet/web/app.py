@@ -52,6 +52,7 @@ from piquet.talk.laws import with_law
 from . import pages
 from .advice import routes as hint_routes
 from .chouette import ChouetteMessage, ChouetteTable, cut_words, decode_chouette_message
+from .collector import Collector
 from .guard import NO_RATE_LIMITS, Buckets, Guard, Limits, client_address, redact_logs, token_of
 from .lag import LoopLag
 from .mark import routes as mark_routes
@@ -60,11 +61,12 @@ from .pages import BadBody, json_body, static_page
 from .protocol import (
     ClientMessage,
     ProtocolError,
+    Sent,
     database_message,
     decode_message,
+    encode_state,
     error_message,
     forget_partie,
-    patch_text,
     read_message,
     state_text,
     unsaved_message,
@@ -140,7 +142,7 @@ class Room(Protocol):
 
     def seat_of_token(self, token: str) -> str | None: ...
 
-    def message(self, seat: str) -> dict[str, Any]: ...
+    def message(self, seat: str, told: bool = False) -> dict[str, Any]: ...
 
     def computer_job(self) -> Job | None: ...
 
@@ -317,7 +319,7 @@ class Connection:
     messages pile up is closed, and finds the table where it is when he reconnects.
 
     A client that asked for ``patches`` in its hello is sent its first state whole and each state
-    after it as a patch on the one sent before it on this socket (``protocol.patch_text``), made
+    after it as a patch on the one sent before it on this socket (``protocol.encode_state``), made
     when it is sent: a state that replaced another still waiting is patched on what the client has.
     """
 
@@ -327,8 +329,8 @@ class Connection:
     token_hash: str | None = None
     #: States are sent as patches on the one sent before (the hello's ``"patches": true``).
     patches: bool = False
-    #: The state message last sent on this socket, whole (with ``patches``): the next patch's base.
-    _sent: dict[str, Any] | None = None
+    #: What this socket was last sent of the state, as text (with ``patches``): the next patch's base.
+    _sent: Sent | None = None
     _outbox: collections.deque[tuple[bool, str | dict[str, Any]]] = field(default_factory=collections.deque)
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
@@ -376,11 +378,13 @@ class Connection:
                         self.closed = True
                         break
                     if isinstance(payload, dict):
-                        text = state_text(payload) if self._sent is None else patch_text(self._sent, payload)
-                        self._sent = payload
+                        text, self._sent = encode_state(payload, self._sent)
                     else:
                         text = payload
+                    # Not kept while this task waits for the next: only ``_sent``'s text outlives the sending.
+                    del payload
                     await self.ws.send_text(text)
+                    del text
                 if self._ending:
                     self.closed = True
         except Exception:  # a dropped connection: the client reconnects and is sent the state
@@ -430,6 +434,8 @@ class Hub:
         self.chores: set[asyncio.Task[None]] = set()
         #: How late this process's event loop runs what is ready (``GET /api/health``).
         self.lag = LoopLag()
+        #: The collector's passes by the clock, when the app was given one (``create_app``).
+        self.collector: Collector | None = None
 
     def lock(self, table_id: str) -> asyncio.Lock:
         lock = self.locks.get(table_id)
@@ -739,7 +745,7 @@ class Hub:
                 conn.end(json.dumps(error_message("token", REVOKED)), 4401)
                 continue
             if conn.seat not in messages:
-                messages[conn.seat] = room.message(conn.seat)
+                messages[conn.seat] = room.message(conn.seat, told=True)
             if conn.patches:
                 conn.post(messages[conn.seat], state=True)
                 continue
@@ -1378,23 +1384,30 @@ async def _take_seat(hub: Hub, ws: WebSocket, table_id: str, kind: Kind, hello: 
         await _refuse(ws, f"this seat is open in {most} windows already, the most a seat may be: close one of "
                           "them, then reload this page", 4429, "busy")
         return None
+    arriving = room.seats[seat]
+    arrives = not arriving.joined
+    if arrives:
+        # The arrival is stored before anyone is told of it.  While the database cannot be reached the table stays
+        # as it was and this socket waits for it (``_socket``); then the seat arrives.
+        was_named = arriving.name
+        arriving.joined = True
+        renamed = kind.rename(room, seat, name)
+        try:
+            await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
+        except StoreUnavailable:
+            arriving.joined, arriving.name = False, was_named
+            raise
+        except Exception:  # not the database away: the status is saved again with the next action
+            log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
     conn = Connection(ws, seat, room.seats[seat].token_hash, hello.patches)
     conn.start()
     hub.conns.setdefault(table_id, set()).add(conn)
     hub.came_back(table_id)
-    if not room.seats[seat].joined:
-        room.seats[seat].joined = True
+    if arrives:
         room.present = hub.present(table_id)
-        renamed = kind.rename(room, seat, name)
-        try:
-            await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
-        except StoreUnavailable as e:  # the arrival is saved with the next action
-            hub.outage.lost(e.reason)
-        except Exception:  # the status is saved again with the next action
-            log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
         await hub.broadcast(room)
     elif not hub.seat_news(room):
-        message = room.message(seat)
+        message = room.message(seat, told=True)
         conn.post(message if conn.patches else state_text(message), state=True)
     if hub.outage.reason is not None:
         conn.post(json.dumps(database_message(hub.outage.reason)))
@@ -1494,15 +1507,19 @@ async def database_away(request: Request, exc: Exception) -> Response:
 async def health(request: Request) -> Response:
     """``GET /api/health``: whether this process reaches its database (200, or 503), which process answered (a
     label made at its start: behind one port, several processes answer in turn), and how late its event loop has
-    run what was ready over the last minute (``loop_lag_ms``: p50, p99, max; ``piquet.web.lag``)."""
+    run what was ready over the last minute (``loop_lag_ms``: p50, p99, max; ``piquet.web.lag``) and, under
+    ``piquet serve``, the collector's passes of each generation and the longest (``collector``)."""
     hub: Hub = request.app.state.hub
     await asyncio.to_thread(hub.store.ping)
-    return JSONResponse({"database": "up", "process": hub.store.origin, "loop_lag_ms": hub.lag.summary()},
-                        headers={"Cache-Control": "no-store"})
+    answer: dict[str, Any] = {"database": "up", "process": hub.store.origin, "loop_lag_ms": hub.lag.summary()}
+    if hub.collector is not None:
+        answer["collector"] = hub.collector.summary()
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 
 def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float | None = None,
-               limits: Limits = NO_RATE_LIMITS, adjourn: float = DEFAULT_ADJOURN) -> Starlette:
+               limits: Limits = NO_RATE_LIMITS, adjourn: float = DEFAULT_ADJOURN,
+               collector: Collector | None = None) -> Starlette:
     """The web app on the database ``db_url`` (a URL or an SQLite path; None: the user's data folder).
 
     ``pace``: the least time, in seconds, between the computer's "thinking" and his action, so
@@ -1512,17 +1529,21 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float | No
     what one client address may ask of this process, a seat's sockets and the largest body
     (``guard.Limits``; by default no rates, which ``piquet serve`` sets: ``guard.DEFAULT_LIMITS``).
     ``adjourn``: how long, in seconds, a partie in play waits after its last person has gone before
-    it is adjourned (0: never by itself).
+    it is adjourned (0: never by itself).  ``collector``: the cyclic garbage collector's passes made by the clock
+    while the app serves (``piquet.web.collector``; ``piquet serve`` gives one), not by Python's own thresholds.
     """
     store = Store(database_url(db_url), background_checkpoints=True)
     if poll is None:
         poll = 0.0 if store.notifies else DEFAULT_POLL
     hub = Hub(store, pace, poll, limits, adjourn)
+    hub.collector = collector
     redact_logs()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.lag.start()
+        if collector is not None:
+            collector.start()
         hub.watch()
         if hub.listener is not None:  # serve once this process hears the others (or the database is away)
             with contextlib.suppress(TimeoutError):
@@ -1532,6 +1553,8 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float | No
         finally:
             await hub.close()
             store.close()
+            if collector is not None:
+                await collector.stop()
 
     app = Starlette(
         routes=[

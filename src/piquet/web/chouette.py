@@ -253,8 +253,9 @@ class ChouetteTable:
         return {"places": {k: getattr(m.places, k) for k in PLACES}, "partie": len(m.games),
                 "parties": len(card.parties), "balances": card.balances()}
 
-    def view(self, name: str) -> dict[str, Any]:
-        """The VIEW of ``name``: his side's seat's view of the partie in play, and ``"chouette"``."""
+    def view(self, name: str, told: bool = False) -> dict[str, Any]:
+        """The VIEW of ``name``: his side's seat's view of the partie in play, and ``"chouette"`` (``told``: its
+        shared parts as the texts kept for them, ``protocol.view``)."""
         m = self.match
         places = m.places
         seat = m.seat_of(name)
@@ -266,7 +267,8 @@ class ChouetteTable:
         if partie is None:
             v = self.choice_view(name, seat, players=players, status=status, opponent=opponent, levels=levels)
         else:
-            v = view(partie, seat, players=players, status=status, cut=None, opponent=opponent, levels=levels)
+            v = view(partie, seat, players=players, status=status, cut=None, opponent=opponent, levels=levels,
+                     told=told)
         here = seats_connected(self.seats, self.present)
         sitting_view(v, {s: here[n] for s, n in players.items()}, self.adjourned, "chouette")
         advising = name == places.advising
@@ -302,8 +304,8 @@ class ChouetteTable:
         v["partie"]["dealer"] = dealer
         return v
 
-    def message(self, name: str) -> dict[str, Any]:
-        v = self.view(name)
+    def message(self, name: str, told: bool = False) -> dict[str, Any]:
+        v = self.view(name, told)
         return state_message(self.version, v["seat"], v)
 
     def about(self, name: str, suggest_options: list[dict[str, Any]]) -> dict[str, Any]:

@@ -477,11 +477,12 @@ class _DealCache(Generic[_T]):
     reckoned ``per_event`` bytes for each event of its deal (measured with tracemalloc: a whole deal's entry
     held that much an event), weighed again each time it is used (a deal in play grows), and the least
     recently used are dropped past ``budget``.  A table leaving memory drops its deals at once
-    (``forget_partie``)."""
+    (``forget_partie``).  Each entry is one list, ``[deal, value, weight]``, changed in place when it is used
+    again: nothing new is made for the collector to follow (docs/web.md, *Performance*)."""
 
     def __init__(self, per_event: int, budget: int) -> None:
         self.per_event, self.budget = per_event, budget
-        self.entries: OrderedDict[int, tuple[Deal, _T, int]] = OrderedDict()
+        self.entries: OrderedDict[int, list[Any]] = OrderedDict()
         self.bytes = 0
 
     def __len__(self) -> int:
@@ -491,103 +492,157 @@ class _DealCache(Generic[_T]):
         """What is kept for ``deal``, made by ``make`` the first time."""
         key = id(deal)
         weight = (1 + len(deal.events)) * self.per_event
-        hit = self.entries.get(key)
-        if hit is not None and hit[0] is deal:
+        entry = self.entries.get(key)
+        if entry is not None and entry[0] is deal:
             self.entries.move_to_end(key)
-            value = hit[1]
-            self.bytes -= hit[2]
+            self.bytes += weight - entry[2]
+            entry[2] = weight
         else:
-            if hit is not None:
-                self.bytes -= hit[2]
-            value = make()
-        self.entries[key] = (deal, value, weight)
-        self.bytes += weight
+            if entry is not None:
+                self.bytes -= entry[2]
+            entry = self.entries[key] = [deal, make(), weight]
+            self.bytes += weight
+        value: _T = entry[1]
         while self.bytes > self.budget and len(self.entries) > 1:
             self.bytes -= self.entries.popitem(last=False)[1][2]
         return value
 
     def value(self, deal: Deal) -> _T | None:
-        hit = self.entries.get(id(deal))
-        return hit[1] if hit is not None and hit[0] is deal else None
+        entry = self.entries.get(id(deal))
+        return entry[1] if entry is not None and entry[0] is deal else None
 
     def forget(self, deal: Deal) -> None:
-        hit = self.entries.get(id(deal))
-        if hit is not None and hit[0] is deal:
+        entry = self.entries.get(id(deal))
+        if entry is not None and entry[0] is deal:
             del self.entries[id(deal)]
-            self.bytes -= hit[2]
+            self.bytes -= entry[2]
 
 
 def _kept_for(cache: _DealCache[_T], deal: Deal, make: Callable[[], _T]) -> _T:
     return cache.kept_for(deal, make)
 
 
-#: The events of deals as JSON, made as they happen: [its events' JSON, the last event], by deal.
-_EVENTS: _DealCache[list[Any]] = _DealCache(300, 32 << 20)
+@dataclass(frozen=True, slots=True, eq=False)
+class Told:
+    """A part of a VIEW held as the JSON it is sent as, made once and shared by every view and socket that sends
+    it: a list's ``items``, each one's JSON text (a deal's events, the lines told to a seat), or one value's
+    ``text`` (the last deal as a seat was told it).  Text is what a server sends, and what the collector need not
+    follow: a thousand tables' narrations kept as dicts and lists were half the objects of a process, and the
+    collector's passes over them stopped every table (docs/web.md, *Performance*).  ``view(..., told=True)``
+    gives these; ``view()`` gives their parsed values, the plain VIEW."""
+
+    items: tuple[str, ...] = ()
+    text: str | None = None
+
+    def json(self) -> str:
+        return f"[{','.join(self.items)}]" if self.text is None else self.text
+
+    def value(self) -> Any:
+        """The parsed value (each item or text parsed once while it is used: shared between views, read-only)."""
+        return [_parsed(x) for x in self.items] if self.text is None else _parsed(self.text)
+
+
+#: Texts of ``Told`` parts parsed for the plain VIEW (``view()``: tests, scripts; a server sends the texts), by
+#: the text, the least recently used dropped past ``_PARSED_CHARS`` characters of text.
+_PARSED: OrderedDict[str, Any] = OrderedDict()
+_PARSED_CHARS = 8 << 20
+_parsed_chars = 0
+
+
+def _parsed(text: str) -> Any:
+    global _parsed_chars
+    value = _PARSED.get(text, _PARSED)
+    if value is not _PARSED:
+        _PARSED.move_to_end(text)
+        return value
+    value = _PARSED[text] = orjson.loads(text)
+    _parsed_chars += len(text)
+    while _parsed_chars > _PARSED_CHARS and len(_PARSED) > 1:
+        _parsed_chars -= len(_PARSED.popitem(last=False)[0])
+    return value
+
+
+def _item_texts(value: object) -> tuple[str, ...] | None:
+    """A list's items as JSON texts (a ``Told`` list's own), or None if ``value`` is not a list."""
+    if isinstance(value, Told):
+        return value.items if value.text is None else None
+    if isinstance(value, list):
+        return tuple(_compact(x) for x in value)
+    return None
+
+
+#: The events of deals as JSON, made as they happen: [its events' JSON texts, the last event], by deal.
+_EVENTS: _DealCache[list[Any]] = _DealCache(150, 32 << 20)
 
 
 #: For each deal, the narration of each seat's view so far: (events told, the narrator before its held
-#: showings are flushed, the lines told), so that a view after one more action tells only what is new.
-_Told = tuple[tuple[Event, ...], Narrator, list[Any]]
-_TOLD: _DealCache[dict[tuple[str, tuple[str, ...], tuple[Mask, Mask]], _Told]] = _DealCache(1300, 96 << 20)
+#: showings are flushed, the lines told as JSON texts), so that a view after one more action tells only what is new.
+_Told = tuple[tuple[Event, ...], Narrator, tuple[str, ...]]
+_TOLD: _DealCache[dict[tuple[str, tuple[str, ...], tuple[Mask, Mask]], _Told]] = _DealCache(700, 96 << 20)
 
 
 def seat_lines(obs: Observation, names: Mapping[str, str], seats: tuple[str, str], seat: str,
-               deal: Deal | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """The narrator's lines of the observed deal for ``seat`` (called "You"), from its observation only: the
-    cards it names are the log's, and "Which king do you not reckon?" is asked where the seat cannot rule
-    out a quatorze (p. 92).  Given the ``deal`` observed, the lines already told for an earlier view of it
-    are kept and only the new events are told (the same lines as telling the whole log again)."""
+               deal: Deal | None = None) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The narrator's lines of the observed deal for ``seat`` (called "You"), from its observation only, each as
+    its JSON text (``Line.to_json``): the cards they name are the log's, and "Which king do you not reckon?" is
+    asked where the seat cannot rule out a quatorze (p. 92).  Given the ``deal`` observed, the lines already
+    told for an earlier view of it are kept and only the new events are told (the same lines as telling the
+    whole log again)."""
     me = obs.role
     by_role = ["You" if seats[r] == seat else names.get(seats[r], seats[r]) for r in (ELDER, YOUNGER)]
     held = obs.dealt | obs.taken | obs.seen_left
     viewer = (held, FULL_PACK) if me == ELDER else (FULL_PACK, held)
     key = (seat, tuple(by_role), viewer)
     told = _kept_for(_TOLD, deal, dict) if deal is not None else {}
-    before, narrator, lines = told.get(key, ((), Narrator(by_role, viewer), []))
+    before, narrator, lines = told.get(key, ((), Narrator(by_role, viewer), ()))
     n = len(before)
     if n > len(obs.events) or any(a is not b for a, b in zip(before, obs.events, strict=False)):
-        n, narrator, lines = 0, Narrator(by_role, viewer), []  # an action was taken back: tell it afresh
-    narrator = narrator.copy()
-    lines = lines + [line.to_json() for line in narrator.lines(obs.events[n:], hold=True)]
-    told[key] = (obs.events, narrator.copy(), lines)
-    lines = lines + [line.to_json() for line in narrator.flush()]
+        n, narrator, lines = 0, Narrator(by_role, viewer), ()  # an action was taken back: tell it afresh
+    if n < len(obs.events) or key not in told:
+        narrator = narrator.copy()
+        lines += tuple(_compact(line.to_json()) for line in narrator.lines(obs.events[n:], hold=True))
+        told[key] = (obs.events, narrator, lines)
+    if narrator.holding:  # the showings held back, told now by a copy: the narrator kept is not changed
+        narrator = narrator.copy()
+        lines += tuple(_compact(line.to_json()) for line in narrator.flush())
     return lines, {"elder": narrator.count[ELDER], "younger": narrator.count[YOUNGER]}
 
 
-#: The last deal's summary with one seat's lines, made once a seat and shared by later views (read-only).
-_LAST_TOLD: _DealCache[dict[tuple[str, tuple[tuple[str, str], ...]], dict[str, Any]]] = _DealCache(1000, 96 << 20)
+#: The last deal's summary with one seat's lines, as JSON text, made once a seat and shared by later views.
+_LAST_TOLD: _DealCache[dict[tuple[str, tuple[tuple[str, str], ...]], str]] = _DealCache(250, 96 << 20)
 
 
-def last_deal_told(partie: Partie, index: int, seat: str, names: Mapping[str, str]) -> dict[str, Any]:
-    """The finished deal ``index``'s summary (``deal_summary``) and its lines as ``seat`` was told them."""
+def last_deal_told(partie: Partie, index: int, seat: str, names: Mapping[str, str]) -> str:
+    """The JSON of the finished deal ``index``'s summary (``_deal_summary``) and its lines as ``seat`` was told
+    them."""
     deal = partie.deals[index]
     key = (seat, tuple(sorted(names.items())))
     told = _kept_for(_LAST_TOLD, deal, dict)
-    if key not in told:
+    text = told.get(key)
+    if text is None:
         seats = (partie.seat(index, ELDER), partie.seat(index, YOUNGER))
         lines = seat_lines(observe(deal, partie.role(index, seat)), names, seats, seat)[0]
         won = next((g for g in partie.games() if g.last_deal == index), None) if deal.game_won else None
         you = {s: "You" if s == seat else names.get(s, s) for s in SEATS}
-        told[key] = {**deal_summary(partie, index), "lines": lines,
-                     "game_words": None if won is None else deal_stopped_words(won, deal, you)}
-    return told[key]
+        text = told[key] = _compact({**_deal_summary(partie, index), "lines": [orjson.Fragment(x) for x in lines],
+                                     "game_words": None if won is None else deal_stopped_words(won, deal, you)})
+    return text
 
 
-def events_json(deal: Deal) -> list[dict[str, Any]]:
-    """``Observation.to_json()["events"]`` of a deal, each event's JSON made once (events are only added).
-
-    The event objects are shared between views: treat them as read-only.
-    """
+def events_told(deal: Deal) -> tuple[str, ...]:
+    """``Observation.to_json()["events"]`` of a deal, each event's JSON text made once (events are only added)."""
     events = deal.events
-    kept = _kept_for(_EVENTS, deal, lambda: [[], None])
-    done: list[dict[str, Any]] = kept[0]
+    kept = _kept_for(_EVENTS, deal, lambda: [(), None])
+    done: tuple[str, ...] = kept[0]
     n = len(done)
     if n > len(events) or (n and events[n - 1] is not kept[1]):
-        done = []  # an action was taken back: make them afresh
+        done = ()  # an action was taken back: make them afresh
     if len(done) < len(events):
-        done = done + [e.to_json() for e in events[len(done):]]
-    kept[0], kept[1] = done, events[-1] if events else None
-    return list(done)
+        done += tuple(_compact(e.to_json()) for e in events[len(done):])
+        kept[0], kept[1] = done, events[-1]
+    elif not events:
+        kept[0], kept[1] = (), None
+    return done
 
 
 def _game_won(deal: Deal, seats: tuple[str, str]) -> dict[str, Any] | None:
@@ -599,22 +654,10 @@ def _game_won(deal: Deal, seats: tuple[str, str]) -> dict[str, Any] | None:
     return {"seat": seats[role], "score": deal.game[role] + deal.totals[role], "double": double}
 
 
-#: Summaries of finished deals, which do not change: (the deal itself, its summary), by ``id(deal)``.
-_SUMMARIES: OrderedDict[int, tuple[Deal, dict[str, Any]]] = OrderedDict()
-_SUMMARIES_KEPT = 512
-
-
-def deal_summary(partie: Partie, index: int) -> dict[str, Any]:
-    """The public summary of deal ``index``: its scores, tricks, last trick and public events (no hand).
-
-    A finished deal's summary is made once and shared: treat it as read-only.
-    """
+def _deal_summary(partie: Partie, index: int) -> dict[str, Any]:
+    """The public summary of deal ``index``, to be encoded (``last_deal_told``): its scores, tricks, last trick
+    and public events (no hand), the events as the JSON fragments ``events_told`` keeps."""
     deal = partie.deals[index]
-    key = id(deal)
-    hit = _SUMMARIES.get(key)
-    if hit is not None and hit[0] is deal:
-        _SUMMARIES.move_to_end(key)
-        return hit[1]
     seats = (partie.seat(index, ELDER), partie.seat(index, YOUNGER))
     public = Observation(  # the public part only: no cards of either hand
         role=ELDER, phase=deal.phase, to_move=deal.to_move, dealt=0, hand=0, discard=0,
@@ -622,7 +665,7 @@ def deal_summary(partie: Partie, index: int) -> dict[str, Any]:
         tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
         scores=(tuple(deal.scores[0]), tuple(deal.scores[1])), events=tuple(deal.events))
     j = replace(public, events=()).to_json()
-    summary = {
+    return {
         "deal_number": index + 1,
         "dealer": partie.dealer(index),
         "roles": {"elder": seats[ELDER], "younger": seats[YOUNGER]},
@@ -632,14 +675,9 @@ def deal_summary(partie: Partie, index: int) -> dict[str, Any]:
         "counted": partie.deal_score(index),
         "tricks_won": _by_seat(public.tricks_won, seats),
         "last_trick": last_trick(public, seats),
-        "events": events_json(deal),
+        "events": [orjson.Fragment(x) for x in events_told(deal)],
         "game_won": _game_won(deal, seats),
     }
-    if deal.is_over:
-        _SUMMARIES[key] = (deal, summary)
-        if len(_SUMMARIES) > _SUMMARIES_KEPT:
-            _SUMMARIES.popitem(last=False)
-    return summary
 
 
 def _tally(games: Sequence[Game]) -> dict[str, int]:
@@ -714,8 +752,10 @@ def _finished_part(partie: Partie, index: int) -> _Finished:
 
 def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None, status: str | None = None,
          cut: tuple[Card, Card, str] | None = None, opponent: str = "computer",
-         levels: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The VIEW of ``seat``: its observation, and the public extras of the spec.  The only way a view is made."""
+         levels: Mapping[str, str] | None = None, told: bool = False) -> dict[str, Any]:
+    """The VIEW of ``seat``: its observation, and the public extras of the spec.  The only way a view is made.
+    ``told``: its ``"events"``, ``"lines"`` and ``"last_deal"`` as the ``Told`` JSON texts kept for them (what a
+    server sends: ``state_text``, ``encode_state``), not parsed."""
     if seat not in SEATS:
         raise ValueError(f"a seat is A or B, not {seat!r}")
     names = dict(players) if players is not None else {"A": "A", "B": "B"}
@@ -747,7 +787,7 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
                             multiplier=rules.multiplier(index), games=games_before, game_number=number)
     obs = observe(deal, partie.role(index, seat), context)  # = partie.observation(seat)
     v = obs.to_json(events=False)  # the events, the same, from the cache
-    v["events"] = events_json(deal)
+    v["events"] = Told(events_told(deal))
     v["seat"] = seat
     v["players"] = names
     v["status"] = status if status is not None else ("finished" if finished else "playing")
@@ -785,10 +825,11 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
         v["settlement"] = None
     v["last_trick"] = last_trick(obs, seats)
     v["table_trick"] = table_trick(obs, seats)
-    v["lines"], v["called"] = seat_lines(obs, names, seats, seat, deal)
+    lines, v["called"] = seat_lines(obs, names, seats, seat, deal)
+    v["lines"] = Told(lines)
     v["last_deal"] = None
     if index >= 1:
-        v["last_deal"] = last_deal_told(partie, index - 1, seat, names)
+        v["last_deal"] = Told(text=last_deal_told(partie, index - 1, seat, names))
     v["opponent"] = opponent
     v["levels"] = dict(levels or {})
     v["cut"] = None
@@ -796,27 +837,19 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
         v["cut"] = {**cut_json(rules, cut), "words": [
             told_cut(rules, cut, seat, you),
             *dealer_words(you, cut[2], partie.first_dealer, partie.deal_by, not rules.higher_cut_chooses)]}
+    if not told:
+        for key in _TOLD_PARTS:
+            if isinstance(v[key], Told):
+                v[key] = v[key].value()
     return v
 
 
 def forget_partie(partie: Partie) -> None:
-    """Drop what the views kept of a partie's deals (a table leaving memory), and the JSON of their shared
-    parts: its deals are not kept alive by the caches until they fill."""
-    global _texts_chars
+    """Drop what the views kept of a partie's deals (a table leaving memory): its deals are not kept alive by the
+    caches until they fill."""
     for deal in partie.deals:
-        shared: list[object] = list((_EVENTS.value(deal) or [[]])[0])
-        shared.extend((_LAST_TOLD.value(deal) or {}).values())
-        for _, _, lines in (_TOLD.value(deal) or {}).values():
-            shared.extend(lines)
-        for obj in shared:
-            text = _TEXTS.get(id(obj))
-            if text is not None and text[0] is obj:
-                _texts_chars -= len(_TEXTS.pop(id(obj))[1])
         for cache in (_EVENTS, _TOLD, _LAST_TOLD):
             cache.forget(deal)
-        hit = _SUMMARIES.get(id(deal))
-        if hit is not None and hit[0] is deal:
-            del _SUMMARIES[id(deal)]
         done = _FINISHED.get(id(deal))
         if done is not None and done.last is deal:
             del _FINISHED[id(deal)]
@@ -893,30 +926,12 @@ def state_message(version: int, seat: str, view_: dict[str, Any]) -> dict[str, A
     return {"type": "state", "version": version, "seat": seat, "view": view_}
 
 
-#: The JSON of what views share and do not change, by identity (each object held beside its text, so that its
-#: id is not reused while the entry lives): a deal's events (``events_json``) and the last deal's summary
-#: (``last_deal_told``).  Bounded by the length of the texts kept, the least recently used dropped first.
-_TEXTS: OrderedDict[int, tuple[object, str]] = OrderedDict()
-_TEXTS_MAX_CHARS = 16 << 20
-_texts_chars = 0
+#: The parts of a VIEW a server holds as ``Told`` texts (``view(..., told=True)``).
+_TOLD_PARTS = ("events", "lines", "last_deal")
 
-
-def _shared_text(obj: object) -> str:
-    """The JSON of a shared, read-only part of views, made once."""
-    global _texts_chars
-    key = id(obj)
-    hit = _TEXTS.get(key)
-    if hit is not None and hit[0] is obj:
-        _TEXTS.move_to_end(key)
-        return hit[1]
-    text = _compact(obj)
-    if hit is not None:
-        _texts_chars -= len(_TEXTS.pop(key)[1])
-    _TEXTS[key] = (obj, text)
-    _texts_chars += len(text)
-    while _texts_chars > _TEXTS_MAX_CHARS and _TEXTS:
-        _texts_chars -= len(_TEXTS.popitem(last=False)[1][1])
-    return text
+#: The lists of a view that grow as a deal goes on (its events, the lines told of it): a patch sends what was
+#: added at their end.
+_GROWING = ("events", "lines")
 
 
 def _compact(obj: object) -> str:
@@ -924,89 +939,100 @@ def _compact(obj: object) -> str:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+@functools.lru_cache(maxsize=512)
+def _key(name: str) -> str:
+    return _compact(name)
+
+
 def _with(head: str, parts: Sequence[tuple[str, str]]) -> str:
     """The JSON object ``head`` with more members, each (key, JSON text), after its own."""
-    more = ",".join(f"{_compact(k)}:{text}" for k, text in parts)
-    return f"{head[:-1]}{',' if head != '{}' else ''}{more}}}"
+    more = ",".join(f"{_key(k)}:{text}" for k, text in parts)
+    return f"{head[:-1]}{',' if head != '{}' and more else ''}{more}}}"
 
 
-#: The lists of a view whose items are shared between views (events, and lines once told): each item's JSON is
-#: made once.
-_SHARED_ITEMS = ("events", "lines")
+#: A member of a VIEW as sent: its JSON text, or a growing list's items' texts.
+Member = str | tuple[str, ...]
+
+
+def view_members(view_: Mapping[str, Any]) -> dict[str, Member]:
+    """Each member of a VIEW as JSON text, a growing list (``"events"``, ``"lines"``) as its items' texts: a
+    ``Told`` part is its own text, made once; the rest is made here."""
+    out: dict[str, Member] = {}
+    for key, value in view_.items():
+        if key in _GROWING:
+            items = _item_texts(value)
+            if items is not None:
+                out[key] = items
+                continue
+        out[key] = value.json() if isinstance(value, Told) else _compact(value)
+    return out
+
+
+def _members_json(members: Mapping[str, Member]) -> str:
+    return "{" + ",".join(f"{_key(k)}:{t if isinstance(t, str) else '[' + ','.join(t) + ']'}"
+                          for k, t in members.items()) + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """What a socket was last sent of the state, as text (``encode_state``): the base of its next patch.  Only text
+    is kept from one action to the next, nothing for the collector to follow."""
+
+    version: int
+    seat: object
+    members: dict[str, Member]
+
+
+def encode_state(message: Mapping[str, Any], sent: Sent | None = None) -> tuple[str, Sent | None]:
+    """The JSON text of ``message`` to send on a socket, and what the socket then holds of the state.
+
+    A state message (``{"type": "state", "version", "seat", "view"}``) is sent whole, or, given what the socket was
+    last sent of the state (``sent``, the same seat's), as a patch on it: ``{"type": "patch", "version": v,
+    "since": v0, "seat": s, "set"?, "drop"?, "append"?}``, where ``set`` holds the members new or changed (whole),
+    ``drop`` the members gone, and ``append`` the items added at the end of a growing list (``"events"``,
+    ``"lines"``) whose old items are unchanged; each part is there only if not empty.  Made from two views of one
+    seat, a patch holds nothing that the new view does not.  Any other message is sent whole and leaves nothing
+    to patch on (None).  The parts shared by views (``Told``) are not encoded again."""
+    view_ = message.get("view")
+    if message.get("type") != "state" or not isinstance(view_, Mapping):
+        return _compact(message), None
+    members = view_members(view_)
+    now = Sent(message["version"], message.get("seat"), members)
+    if sent is None or sent.seat != now.seat:
+        return _with(_compact({k: v for k, v in message.items() if k != "view"}), [("view", _members_json(members))]
+                     ), now
+    old = sent.members
+    put: dict[str, Member] = {}
+    append: dict[str, Member] = {}
+    for key, text in members.items():
+        was = old.get(key)
+        if was is None:
+            put[key] = text
+        elif was is text or was == text:
+            continue
+        elif isinstance(text, tuple) and isinstance(was, tuple) and text[:len(was)] == was:
+            append[key] = text[len(was):]
+        else:
+            put[key] = text
+    parts = []
+    if put:
+        parts.append(("set", _members_json(put)))
+    drop = [key for key in old if key not in members]
+    if drop:
+        parts.append(("drop", _compact(drop)))
+    if append:
+        parts.append(("append", _members_json(append)))
+    head = _compact({"type": "patch", "version": now.version, "since": sent.version, "seat": now.seat})
+    return _with(head, parts), now
 
 
 def state_text(message: Mapping[str, Any]) -> str:
-    """A message as JSON text (compact): in a state's view, the parts shared between views and unchanged (each
-    event and each line told of the deal, the last deal) are encoded once (``_shared_text``), not for each seat
-    at each action."""
-    view_ = message.get("view")
-    if not isinstance(view_, dict) or not all(isinstance(view_.get(k), list) for k in _SHARED_ITEMS):
-        return _compact(message)
-    last = view_.get("last_deal")
-    shared = [(k, f"[{','.join(_shared_text(x) for x in view_[k])}]") for k in _SHARED_ITEMS]
-    shared.append(("last_deal", "null" if last is None else _shared_text(last)))
-    inner = _with(_compact({k: v for k, v in view_.items() if k not in (*_SHARED_ITEMS, "last_deal")}), shared)
-    return _with(_compact({k: v for k, v in message.items() if k != "view"}), [("view", inner)])
-
-
-# ---------------------------------------------------------------- patches: a state as what changed
-
-#: The lists of a view that grow as a deal goes on (its events, the lines told of it): a patch sends what was
-#: added at their end.
-_GROWING = ("events", "lines")
-
-
-def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
-    """What turns the VIEW ``old`` into ``new``: ``set``, the members new or changed (whole); ``drop``, the members
-    gone; ``append``, the items added at the end of a growing list (``"events"``, ``"lines"``) whose old items are
-    unchanged.  Each part is there only if not empty.  Made from two views of one seat, it holds nothing that
-    ``new`` does not."""
-    put: dict[str, Any] = {}
-    append: dict[str, Any] = {}
-    for key, value in new.items():
-        if key not in old:
-            put[key] = value
-            continue
-        was = old[key]
-        if was is value:
-            continue
-        if (key in _GROWING and isinstance(was, list) and isinstance(value, list) and len(value) >= len(was)
-                and value[:len(was)] == was):
-            if len(value) > len(was):
-                append[key] = value[len(was):]
-        elif was != value:
-            put[key] = value
-    patch: dict[str, Any] = {}
-    if put:
-        patch["set"] = put
-    drop = [key for key in old if key not in new]
-    if drop:
-        patch["drop"] = drop
-    if append:
-        patch["append"] = append
-    return patch
-
-
-def patch_text(sent: Mapping[str, Any], message: Mapping[str, Any]) -> str:
-    """The state ``message`` as the JSON of a patch on the state ``sent`` before it on the same socket:
-    ``{"type": "patch", "version": v, "since": v0, "seat": s, "set"?, "drop"?, "append"?}`` (``view_patch``);
-    the whole state (``state_text``) when there is nothing to patch (another seat, or no view)."""
-    old, new = sent.get("view"), message.get("view")
-    if sent.get("type") != "state" or sent.get("seat") != message.get("seat") or not isinstance(old, dict) \
-            or not isinstance(new, dict):
-        return state_text(message)
-    patch = view_patch(old, new)
-    head = _compact({"type": "patch", "version": message["version"], "since": sent["version"],
-                     "seat": message.get("seat"), **{k: v for k, v in patch.items() if k != "append"}})
-    added = patch.get("append")
-    if not added:
-        return head
-    items = ",".join(f"{_compact(k)}:[{','.join(_shared_text(x) for x in xs)}]" for k, xs in added.items())
-    return _with(head, [("append", f"{{{items}}}")])
+    """A message as JSON text (compact), whole (``encode_state``)."""
+    return encode_state(message)[0]
 
 
 def apply_patch(view_: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
-    """The VIEW a client holds after a patch (``view_patch``) on ``view_``: what the page does (app.js)."""
+    """The VIEW a client holds after a patch (``encode_state``) on ``view_``: what the page does (app.js)."""
     new = {**view_, **patch.get("set", {})}
     for key in patch.get("drop", ()):
         new.pop(key, None)
@@ -1038,8 +1064,8 @@ def unsaved_message(reason: str) -> dict[str, Any]:
 __all__ = [
     "ChooseDeal", "ClientMessage", "DealBy", "ERROR_CODES", "ProtocolError", "SCORE_KINDS", "WireAction",
     "at_word", "choice_options", "decode_action", "table_trick", "told_cut",
-    "cut_json", "cut_view", "database_message", "decode_message", "deal_summary", "encode_action", "error_message",
+    "cut_json", "cut_view", "database_message", "decode_message", "encode_action", "error_message",
     "forget_partie", "last_trick", "message_action", "message_version", "options", "read_message", "state_message",
     "state_text", "unsaved_message",
-    "apply_patch", "patch_text", "view", "view_patch",
+    "Sent", "Told", "apply_patch", "encode_state", "view", "view_members",
 ]

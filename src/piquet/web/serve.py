@@ -45,11 +45,6 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
                    help="how much the server logs (default: info)")
 
 
-#: The collector's thresholds under ``piquet serve``: a young collection every 100,000 allocations, not 700, so
-#: that what a table keeps between two actions (its narration, its lines) dies young instead of reaching the
-#: oldest generation, whose full passes over a thousand tables' heap stop every table for a second or more.
-GC_THRESHOLDS = (100_000, 50, 100)
-
 #: zlib's level for the websocket's per-message deflate: 1, the fastest, compresses a state about five times (6,
 #: uvicorn's, about six and a half, at more than twice the time: the first cost of a state under load).
 DEFLATE_LEVEL = 1
@@ -81,6 +76,7 @@ def run_serve(ns: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import DEFAULT_ADJOURN, create_app
+    from .collector import Collector
     from .guard import DEFAULT_LIMITS, NO_RATE_LIMITS, log_config
     from .store import database_url
 
@@ -103,15 +99,15 @@ def run_serve(ns: argparse.Namespace) -> int:
     try:
         url = database_url(ns.db)
         limits = NO_RATE_LIMITS if ns.no_rate_limits else DEFAULT_LIMITS
-        app = create_app(url, pace=ns.pace, poll=ns.poll, limits=limits, adjourn=adjourn)
+        app = create_app(url, pace=ns.pace, poll=ns.poll, limits=limits, adjourn=adjourn, collector=Collector())
     except Exception as e:  # a bad URL, a driver not installed, a folder that cannot be made
         print(f"piquet serve: cannot open the database {ns.db or ''}: {e}", file=sys.stderr)
         return 2
     # What is made before serving (modules, the app, the rules' tables) lives as long as the process: out of the
     # collector's way, so that its full passes over a large heap of tables are shorter (docs/web.md, Performance).
+    # While serving, the app's Collector makes the passes by the clock.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
     host = f"[{ns.host}]" if ":" in ns.host else ns.host
     print(f"piquet: playing at http://{host}:{ns.port}/  (the database: {url})", flush=True)
     options: dict[str, object] = {"host": ns.host, "port": ns.port, "log_level": ns.log_level, "ws_max_size": 1 << 20,
@@ -135,6 +131,7 @@ def app_from_environment() -> Starlette:
     (seconds, default 0.5), ``PIQUET_POLL`` (seconds; empty: the database's default), ``PIQUET_ADJOURN``
     (seconds; empty: the default) and ``PIQUET_RATE_LIMITS`` (0: none; otherwise ``guard.DEFAULT_LIMITS``)."""
     from .app import DEFAULT_ADJOURN, create_app
+    from .collector import Collector
     from .guard import DEFAULT_LIMITS, NO_RATE_LIMITS
 
     poll = os.environ.get("PIQUET_POLL", "")
@@ -142,4 +139,4 @@ def app_from_environment() -> Starlette:
     limits = NO_RATE_LIMITS if os.environ.get("PIQUET_RATE_LIMITS") == "0" else DEFAULT_LIMITS
     return create_app(os.environ.get("PIQUET_DB") or None, pace=float(os.environ.get("PIQUET_PACE") or 0.5),
                       poll=float(poll) if poll else None, limits=limits,
-                      adjourn=float(adjourn) if adjourn else DEFAULT_ADJOURN)
+                      adjourn=float(adjourn) if adjourn else DEFAULT_ADJOURN, collector=Collector())

@@ -371,7 +371,8 @@ class Table:
                 return s
         return None
 
-    def view(self, seat: str) -> dict[str, Any]:
+    def view(self, seat: str, told: bool = False) -> dict[str, Any]:
+        """The VIEW of ``seat`` (``protocol.view``; ``told``: its shared parts as the texts kept for them)."""
         choosing = self.choosing
         if choosing is not None:
             which = "deal" if self.state.stage is Stage.CHOICE else "deal_by"
@@ -382,7 +383,7 @@ class Table:
             v["partie"]["dealer"] = self.state.dealer
         else:
             v = view(self.partie, seat, players=self.names, status=self.status, cut=self.cut,
-                     opponent=self.opponent, levels=self.levels)
+                     opponent=self.opponent, levels=self.levels, told=told)
         return sitting_view(v, self.connected(), self.adjourned)
 
     def record(self) -> PartieRecord:
@@ -517,9 +518,9 @@ class Table:
 
     # ------------------------------------------------------------ what the hub asks of a table
 
-    def message(self, seat: str) -> dict[str, Any]:
-        """The state message for ``seat``: the version and its VIEW."""
-        return state_message(self.version, seat, self.view(seat))
+    def message(self, seat: str, told: bool = False) -> dict[str, Any]:
+        """The state message for ``seat``: the version and its VIEW (``told``: as a server sends it)."""
+        return state_message(self.version, seat, self.view(seat, told))
 
     def computer_job(self) -> Job | None:
         """The computer's move to make now, if he is to move (never at an adjourned partie)."""

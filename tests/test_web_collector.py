@@ -1,0 +1,91 @@
+"""The collector's passes by the clock under ``piquet serve`` (``piquet.web.collector``; docs/web.md, *Performance*):
+Python's automatic passes off while it runs, each generation's passes on its own clock, cycles of garbage still
+collected, and ``GET /api/health`` telling the passes."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+from starlette.testclient import TestClient
+
+from piquet.web.app import create_app
+from piquet.web.collector import Collector
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.other: _Node | None = None
+
+
+def test_each_generation_has_its_own_clock() -> None:
+    """Every 0.1 s a pass: of the whole heap every 2 s, else of the middle generation every 0.5 s, else of the young
+    one; a pass of an older generation (which takes the younger ones with it) starts the younger clocks again."""
+    collector = Collector(young=0.1, middle=0.5, full=2.0)
+    collector.begin(0.0)
+    due = {round(0.1 * k, 1): collector.due(0.1 * k + 1e-9) for k in range(1, 51)}
+    assert [t for t, g in due.items() if g == 2] == [2.0, 4.0]
+    assert [t for t, g in due.items() if g == 1] == [0.5, 1.0, 1.5, 2.5, 3.0, 3.5, 4.5, 5.0]
+    assert sum(g == 0 for g in due.values()) == 40
+
+
+def test_the_passes_collect_cycles_while_python_does_not() -> None:
+    async def run() -> Collector:
+        collector = Collector(young=0.01, middle=0.03, full=0.1)
+        assert gc.isenabled()
+        collector.start()
+        assert not gc.isenabled()  # Python's own passes are off while the collector makes them
+        a, b = _Node(), _Node()
+        a.other, b.other = b, a  # a cycle: only a pass of the collector frees it
+        gone = weakref.ref(a)
+        del a, b
+        for _ in range(200):
+            if gone() is None and all(collector.pauses):
+                break
+            await asyncio.sleep(0.01)
+        assert gone() is None
+        await collector.stop()
+        assert gc.isenabled()
+        return collector
+
+    collector = asyncio.run(run())
+    assert all(collector.pauses)  # each generation has had its passes, each one timed
+    summary = collector.summary()
+    assert set(summary) == {"young", "middle", "full"}
+    assert summary["full"]["passes"] == len(collector.pauses[2]) >= 1
+
+
+def test_the_collector_leaves_a_process_as_it_found_it() -> None:
+    """Stopped, the collector turns Python's passes back on only if they were on when it started."""
+    async def run() -> None:
+        collector = Collector(young=0.01, middle=0.01, full=0.01)
+        collector.start()
+        await asyncio.sleep(0.05)
+        await collector.stop()
+
+    gc.disable()
+    try:
+        asyncio.run(run())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("periods", [(0, 1, 2), (1, 0.5, 2), (0.1, 1, 0.5)])
+def test_periods_go_from_the_young_to_the_full(periods: tuple[float, float, float]) -> None:
+    with pytest.raises(ValueError, match="young <= middle <= full"):
+        Collector(*periods)
+
+
+def test_health_tells_the_passes(db: str) -> None:
+    with TestClient(create_app(db, poll=0, collector=Collector(young=0.01, middle=0.02, full=60))) as client:
+        assert not gc.isenabled()
+        client.get("/api/tables")
+        body = client.get("/api/health").json()
+        assert set(body["collector"]) == {"young", "middle", "full"}
+        assert body["collector"]["full"]["passes"] == 0
+    assert gc.isenabled()
+    with TestClient(create_app(db, poll=0)) as client:
+        assert "collector" not in client.get("/api/health").json() and gc.isenabled()
