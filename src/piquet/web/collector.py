@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import gc
 import time
+
+from .lag import ended
 
 #: Seconds between passes over the young generation, the middle one, and the whole heap.
 YOUNG, MIDDLE, FULL = 0.1, 0.5, 1800.0
@@ -79,9 +80,7 @@ class Collector:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+            await ended(self._task)
             self._task = None
             if self._was_enabled:
                 gc.enable()

@@ -43,11 +43,16 @@ class LoopLag:
         return {"p50": at(0.5), "p99": at(0.99), "max": at(1.0), "samples": len(lags)}
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await ended(self._task)
+        self._task = None
 
 
-__all__ = ["LoopLag"]
+async def ended(task: asyncio.Task[None] | None) -> None:
+    """Cancel a task of the loop (if any) and wait for its end, whatever it ends with."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+
+
+__all__ = ["LoopLag", "ended"]

@@ -15,13 +15,13 @@ one more line and the tables are reloaded from what is stored and sent again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 
 from sqlalchemy.engine import make_url
 
+from .lag import ended
 from .store import NOTIFY_CHANNEL, Store, StoreUnavailable
 
 log = logging.getLogger("piquet.web")
@@ -86,10 +86,7 @@ class Outage:
         self.back.set()
 
     async def close(self) -> None:
-        if self._probe is not None:
-            self._probe.cancel()
-            with contextlib.suppress(BaseException):
-                await self._probe
+        await ended(self._probe)
 
 
 def conninfo(url: str) -> str:
@@ -147,11 +144,8 @@ class Listener:
             await asyncio.sleep(self.retry)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await ended(self._task)
+        self._task = None
 
 
 __all__ = ["RETRY", "Listener", "Outage", "conninfo"]
