@@ -442,8 +442,6 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
     gc.callbacks.append(timed)
     # The clients hold 2000 views: Python's own passes over them stopped this process's loop for up to 0.4 s at
     # 1000 tables, which the latencies then counted.  They are made by the clock here, as the server's are.
-    gc.collect()
-    gc.freeze()
     collector = Collector()
     collector.start()
     start = time.perf_counter()
@@ -454,7 +452,6 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
         samples.append((time.perf_counter() - start, rss_mb(server_pid)))
     elapsed = time.perf_counter() - start
     await collector.stop()
-    gc.unfreeze()
     gc.callbacks.remove(timed)
     cpu_server_end, cpu_self_end = cpu_seconds(server_pid), time.process_time()
     rss_end = rss_mb(server_pid)
@@ -472,8 +469,8 @@ async def evening(base: str, tables: int, think: tuple[float, float], seconds: f
     print(f"server's loop lag, ms:  p50 {lag.get('p50', '?')}   p99 {lag.get('p99', '?')}   max {lag.get('max', '?')}"
           f"  (the last minute, GET /api/health)")
     if passes:
-        print("collector's passes:    " + ", ".join(f"{k} {v['passes']} (longest {v['max_ms']} ms)"
-                                                 for k, v in passes.items()))
+        print("collector's passes:    " + ", ".join(f"{k} {v['last_minute']} (longest {v['max_ms']} ms)"
+                                                 for k, v in passes.items()) + "  (the last minute)")
     print(f"the clients' own:      {len(pauses)} collector passes, {1000 * sum(pauses):.0f} ms in all, the longest"
           f" {1000 * max(pauses, default=0):.1f} ms (a pause here delays the clients' reading)")
     print(f"server memory (RSS):   start {_mb(rss_start)}, all connected {_mb(rss_open)}, end {_mb(rss_end)},"

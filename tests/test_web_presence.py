@@ -308,12 +308,40 @@ def test_an_arrival_while_the_database_is_away_waits_for_it(db: str, monkeypatch
                 assert status_of(db, t["table"]) == "waiting"
                 wb.send_json({"type": "ping"})
                 assert receive(wb)["type"] == "pong"  # the socket stays open
-                table = client.app.state.hub.tables[t["table"]]  # type: ignore[attr-defined]
-                assert not table.seats["B"].joined and table.status == "waiting"  # nothing to tell Ann
                 away["now"] = False
                 back = receive(wb)
                 assert back["type"] == "database" and back["up"] is True
                 arrived = state(wb)
                 assert arrived["view"]["status"] != "waiting" and arrived["view"]["players"]["B"] == "Bob"
-                assert state(wa, lambda m: m["view"]["players"]["B"] == "Bob")["view"]["status"] != "waiting"
+                # Ann was told the database went, then that it came back, and only then of Bob.
+                seen = [receive(wa) for _ in range(2)]
+                assert [m["type"] for m in seen] == ["database", "database"] and seen[1]["up"] is True
+                first = receive(wa)
+                while first["type"] == "state" and first["view"]["status"] == "waiting":  # the table as stored
+                    first = receive(wa)
+                assert first["type"] == "state" and first["view"]["players"]["B"] == "Bob"
                 assert status_of(db, t["table"]) != "waiting"
+            # Bob's arrival and name are stored: a server started afresh has them.
+        with TestClient(create_app(db, poll=0)) as again, again.websocket_connect(ws_path(t)) as wa2:
+            assert state(wa2)["view"]["players"]["B"] == "Bob"
+
+
+def test_a_socket_that_leaves_while_the_database_is_away_leaves_no_table(db: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arrival refused for want of a database, the table is not kept in memory, whether or not the socket
+    waits for the database to come back."""
+    from piquet.web.store import StoreUnavailable
+
+    def away(*args: Any, **kwargs: Any) -> Any:
+        raise StoreUnavailable("stopped for the test")
+
+    with TestClient(create_app(db, poll=0)) as client:
+        hub: Any = client.app.state.hub  # type: ignore[attr-defined]
+        t = new_table(client, opponent="person", name="Ann", seed=seed_where("A"))
+        monkeypatch.setattr(Store, "join", away)
+        monkeypatch.setattr(Store, "ping", away)
+        with client.websocket_connect(ws_path(t, "invite")) as wb:
+            assert receive(wb)["type"] == "database"
+            assert t["table"] not in hub.tables
+        wait_for(lambda: t["table"] not in hub.tables and t["table"] not in hub.locks)
+        monkeypatch.undo()

@@ -167,9 +167,9 @@ class Kind(Protocol):
 
     def write(self, room: Room, old_version: int) -> Save | None: ...
 
-    def rename(self, room: Room, seat: str, name: str | None) -> str | None: ...
+    def renamed(self, room: Room, seat: str, name: str | None) -> str | None: ...
 
-    def join(self, store: Store, room: Room, seat: str, name: str | None) -> None: ...
+    def join(self, store: Store, room_id: str, seat: str, name: str | None, status: str) -> None: ...
 
     def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool: ...
 
@@ -215,15 +215,12 @@ class TwoSeats:
             return Save(room.id, old_version, room.version, room.status, room.scores, record=room.record_json())
         return Save(room.id, old_version, room.version, room.status, room.scores, *logged)
 
-    def rename(self, room: Room, seat: str, name: str | None) -> str | None:
-        """The invited seat takes the name his first connection gives (``&name=``)."""
-        if not name:
-            return None
-        room.seats[seat].name = _name(name, room.seats[seat].name)
-        return room.seats[seat].name
+    def renamed(self, room: Room, seat: str, name: str | None) -> str | None:
+        """The name the invited seat takes from his first connection (``&name=``), or None to keep his own."""
+        return _name(name, room.seats[seat].name) if name else None
 
-    def join(self, store: Store, room: Room, seat: str, name: str | None) -> None:
-        store.join(room.id, seat, name, room.status)
+    def join(self, store: Store, room_id: str, seat: str, name: str | None, status: str) -> None:
+        store.join(room_id, seat, name, status)
 
     def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool:
         return store.set_token(room.id, seat, old_hash, new_hash)
@@ -275,11 +272,11 @@ class Chouettes:
     def write(self, room: Room, old_version: int) -> Save | None:
         return None  # a chouette's document is stored whole (``save``)
 
-    def rename(self, room: Room, seat: str, name: str | None) -> str | None:
+    def renamed(self, room: Room, seat: str, name: str | None) -> str | None:
         return None  # the players are named when the chouette is made: the cut and the card name them
 
-    def join(self, store: Store, room: Room, seat: str, name: str | None) -> None:
-        store.join_chouette(room.id, seat, room.status)
+    def join(self, store: Store, room_id: str, seat: str, name: str | None, status: str) -> None:
+        store.join_chouette(room_id, seat, status)
 
     def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool:
         return store.set_chouette_token(room.id, seat, old_hash, new_hash)
@@ -1351,6 +1348,7 @@ async def _socket(ws: WebSocket, table_id: str, kind: Kind) -> None:
         except StoreUnavailable as e:
             hub.outage.lost(e.reason)
             if not await _wait_for_database(hub, ws):
+                hub.forget_if_idle(table_id)
                 return
     if conn is None:
         return
@@ -1387,18 +1385,23 @@ async def _take_seat(hub: Hub, ws: WebSocket, table_id: str, kind: Kind, hello: 
     arriving = room.seats[seat]
     arrives = not arriving.joined
     if arrives:
-        # The arrival is stored before anyone is told of it.  While the database cannot be reached the table stays
-        # as it was and this socket waits for it (``_socket``); then the seat arrives.
-        was_named = arriving.name
+        # The arrival is stored before the table is changed and anyone told of it.  While the database cannot be
+        # reached the table leaves memory (it is loaded afresh) and this socket waits for it (``_socket``).
+        renamed = kind.renamed(room, seat, name)
         arriving.joined = True
-        renamed = kind.rename(room, seat, name)
+        status = room.status  # the status his arrival makes: worked out and undone with no wait between
+        arriving.joined = False
         try:
-            await asyncio.to_thread(kind.join, hub.store, room, seat, renamed)
+            await asyncio.to_thread(kind.join, hub.store, table_id, seat, renamed, status)
         except StoreUnavailable:
-            arriving.joined, arriving.name = False, was_named
+            hub.tables.pop(table_id, None)
+            hub.adrift[table_id] = kind  # reloaded and sent to its seats when the database is back
             raise
         except Exception:  # not the database away: the status is saved again with the next action
             log.exception("table %s: the arrival of seat %s could not be saved", table_id, seat)
+        arriving.joined = True
+        if renamed is not None:
+            arriving.name = renamed
     conn = Connection(ws, seat, room.seats[seat].token_hash, hello.patches)
     conn.start()
     hub.conns.setdefault(table_id, set()).add(conn)
@@ -1541,20 +1544,22 @@ def create_app(db_url: str | None = None, *, pace: float = 0.0, poll: float | No
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub.lag.start()
-        if collector is not None:
-            collector.start()
-        hub.watch()
-        if hub.listener is not None:  # serve once this process hears the others (or the database is away)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(hub.listener.listening.wait(), 10)
         try:
+            if collector is not None:
+                collector.start()
+            hub.lag.start()
+            hub.watch()
+            if hub.listener is not None:  # serve once this process hears the others (or the database is away)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(hub.listener.listening.wait(), 10)
             yield
         finally:
-            await hub.close()
-            store.close()
-            if collector is not None:
-                await collector.stop()
+            try:
+                if collector is not None:
+                    await collector.stop()
+            finally:
+                await hub.close()
+                store.close()
 
     app = Starlette(
         routes=[

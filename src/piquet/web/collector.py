@@ -8,10 +8,15 @@ new ones, so that count rises slowly while the young objects pile up: 100,000 ma
 and a task of the event loop makes them by the clock instead: the young generation every ``young`` seconds (a
 few thousand objects, a millisecond or two), the middle one every ``middle`` seconds (what has lived a few
 tenths of a second: a table's state between two actions, a socket waiting for its next message), and the whole
-heap every ``full`` seconds (what has lived longer, a whole process's tables: a few hundred milliseconds, once in
-so many minutes).  Between passes nothing is lost: a cycle of garbage waits for the next pass of its generation.
+heap every ``full`` seconds, or sooner once the heap has grown by a quarter since the last full pass, as Python's
+own rule has it (what has lived longer, a whole process's tables: a few hundred milliseconds at a thousand
+tables, and almost never a cycle to free).  What was made before the collector started (the modules, the app)
+is set aside for good (``gc.freeze``).  Between passes nothing is lost: a cycle of garbage waits for the next
+pass of its generation.
 
-``summary()`` gives each generation's passes over the last minutes and their longest, in ``GET /api/health``.
+The automatic passes are off while any collector of the process runs, and on again (if they were) when the last
+one ends, however it ends.  ``summary()`` gives each generation's passes and their longest over the last minute,
+in ``GET /api/health``.
 """
 
 from __future__ import annotations
@@ -19,71 +24,105 @@ from __future__ import annotations
 import asyncio
 import collections
 import gc
+import sys
 import time
 
 from .lag import ended
 
 #: Seconds between passes over the young generation, the middle one, and the whole heap.
 YOUNG, MIDDLE, FULL = 0.1, 0.5, 1800.0
+#: A full pass comes sooner once the heap (the interpreter's allocated blocks) has grown by this part of itself.
+GROWTH = 0.25
+#: The passes of the last so many seconds are summed up (``summary``).
+WINDOW = 60.0
+_GENERATIONS = ("young", "middle", "full")
+
+#: The collectors running in this process, and whether Python's passes were on when the first one started.
+_running = 0
+_was_enabled = True
 
 
 class Collector:
-    """Passes of the cyclic collector by the clock (``start``: the automatic ones off; ``stop``: on again)."""
+    """Passes of the cyclic collector by the clock while it runs (``start``, ``stop``)."""
 
-    def __init__(self, young: float = YOUNG, middle: float = MIDDLE, full: float = FULL, keep: int = 600) -> None:
+    def __init__(self, young: float = YOUNG, middle: float = MIDDLE, full: float = FULL) -> None:
         if not 0 < young <= middle <= full:
             raise ValueError("the collector's periods are 0 < young <= middle <= full seconds")
         self.young, self.middle, self.full = young, middle, full
-        #: The last passes of each generation: how long each took, in seconds.
-        self.pauses: tuple[collections.deque[float], ...] = tuple(collections.deque(maxlen=keep) for _ in range(3))
+        #: Each generation's passes: how many in all, and (when, how long) of the last ``WINDOW`` seconds.
+        self.passes = [0, 0, 0]
+        self.recent: tuple[collections.deque[tuple[float, float]], ...] = tuple(collections.deque() for _ in range(3))
         self._task: asyncio.Task[None] | None = None
-        self._was_enabled = True
         self._middle_at = self._full_at = 0.0
+        self._blocks = 0
 
     def start(self) -> None:
         if self._task is None:
-            self._was_enabled = gc.isenabled()
-            gc.disable()
             self._task = asyncio.create_task(self._run(), name="piquet-collector")
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.begin(loop.time())
-        while True:
-            await asyncio.sleep(self.young)
-            self.collect(self.due(loop.time()))
+        global _running, _was_enabled
+        if _running == 0:
+            _was_enabled = gc.isenabled()
+            gc.collect()
+            gc.freeze()
+            gc.disable()
+        _running += 1
+        try:
+            loop = asyncio.get_running_loop()
+            self.begin(loop.time())
+            while True:
+                await asyncio.sleep(self.young)
+                self.collect(self.due(loop.time(), sys.getallocatedblocks()))
+        finally:
+            _running -= 1
+            if _running == 0:
+                gc.unfreeze()
+                if _was_enabled:
+                    gc.enable()
 
-    def begin(self, now: float) -> None:
-        """Start the clocks of the middle generation and the whole heap at ``now``."""
+    def begin(self, now: float, blocks: int | None = None) -> None:
+        """Start the clocks of the middle generation and the whole heap at ``now``, the heap of ``blocks``."""
         self._middle_at, self._full_at = now + self.middle, now + self.full
+        self._blocks = sys.getallocatedblocks() if blocks is None else blocks
 
-    def due(self, now: float) -> int:
-        """The generation to collect at ``now``, a pass being due (the oldest whose time has come; else the young
-        one); the clock of what it collects starts again."""
-        generation = 2 if now >= self._full_at else 1 if now >= self._middle_at else 0
+    def due(self, now: float, blocks: int) -> int:
+        """The generation to collect at ``now`` with a heap of ``blocks``, a pass being due: the oldest whose time
+        has come (the whole heap also once it has grown by ``GROWTH``), else the young one; the clock of what it
+        collects starts again."""
+        full = now >= self._full_at or blocks > (1 + GROWTH) * self._blocks
+        generation = 2 if full else 1 if now >= self._middle_at else 0
         if generation >= 1:
             self._middle_at = now + self.middle
         if generation == 2:
             self._full_at = now + self.full
+            self._blocks = blocks
         return generation
 
     def collect(self, generation: int) -> None:
         """One pass over ``generation`` and those younger, timed."""
         began = time.perf_counter()
         gc.collect(generation)
-        self.pauses[generation].append(time.perf_counter() - began)
+        ended_at = time.perf_counter()
+        self.passes[generation] += 1
+        recent = self.recent[generation]
+        recent.append((ended_at, ended_at - began))
+        while recent[0][0] < ended_at - WINDOW:
+            recent.popleft()
 
     def summary(self) -> dict[str, dict[str, float | int]]:
-        """For each generation (``young``, ``middle``, ``full``): the passes noted and the longest, in ms."""
-        return {name: {"passes": len(p), "max_ms": round(1000 * max(p, default=0.0), 1)}
-                for name, p in zip(("young", "middle", "full"), self.pauses, strict=True)}
+        """For each generation (``young``, ``middle``, ``full``): its passes in all, and over the last minute how
+        many and the longest, in ms."""
+        since = time.perf_counter() - WINDOW
+        out: dict[str, dict[str, float | int]] = {}
+        for name, total, recent in zip(_GENERATIONS, self.passes, self.recent, strict=True):
+            last = [took for at, took in recent if at >= since]
+            out[name] = {"passes": total, "last_minute": len(last), "max_ms": round(1000 * max(last, default=0.0), 1)}
+        return out
 
     async def stop(self) -> None:
-        if self._task is not None:
-            await ended(self._task)
-            self._task = None
-            if self._was_enabled:
-                gc.enable()
+        await ended(self._task)
+        self._task = None
 
 
-__all__ = ["FULL", "MIDDLE", "YOUNG", "Collector"]
+__all__ = ["FULL", "GROWTH", "MIDDLE", "YOUNG", "Collector"]

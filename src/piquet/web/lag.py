@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 
 
 class LoopLag:
@@ -48,11 +47,13 @@ class LoopLag:
 
 
 async def ended(task: asyncio.Task[None] | None) -> None:
-    """Cancel a task of the loop (if any) and wait for its end, whatever it ends with."""
+    """Cancel a task of the loop (if any) and wait for its end, whatever it ends with (the caller's own
+    cancellation still reaches him)."""
     if task is not None:
         task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
+        await asyncio.wait({task})
+        if not task.cancelled():
+            task.exception()  # its error, if any, taken: not reported again when the task is let go
 
 
 __all__ = ["LoopLag", "ended"]

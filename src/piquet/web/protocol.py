@@ -158,6 +158,7 @@ Decisions taken where the spec leaves things open
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections import OrderedDict
@@ -543,7 +544,8 @@ class Told:
 
 
 #: Texts of ``Told`` parts parsed for the plain VIEW (``view()``: tests, scripts; a server sends the texts), by
-#: the text, the least recently used dropped past ``_PARSED_CHARS`` characters of text.
+#: the text, the least recently used dropped past ``_PARSED_CHARS`` characters of text.  A value parsed is shared by
+#: every view holding the same text, of any seat or table: read-only.
 _PARSED: OrderedDict[str, Any] = OrderedDict()
 _PARSED_CHARS = 8 << 20
 _parsed_chars = 0
@@ -553,7 +555,8 @@ def _parsed(text: str) -> Any:
     global _parsed_chars
     value = _PARSED.get(text, _PARSED)
     if value is not _PARSED:
-        _PARSED.move_to_end(text)
+        with contextlib.suppress(KeyError):  # let go meanwhile by another thread's view
+            _PARSED.move_to_end(text)
         return value
     value = _PARSED[text] = orjson.loads(text)
     _parsed_chars += len(text)
@@ -825,8 +828,8 @@ def view(partie: Partie, seat: str, *, players: Mapping[str, str] | None = None,
         v["settlement"] = None
     v["last_trick"] = last_trick(obs, seats)
     v["table_trick"] = table_trick(obs, seats)
-    lines, v["called"] = seat_lines(obs, names, seats, seat, deal)
-    v["lines"] = Told(lines)
+    lines, called = seat_lines(obs, names, seats, seat, deal)
+    v["lines"], v["called"] = Told(lines), called
     v["last_deal"] = None
     if index >= 1:
         v["last_deal"] = Told(text=last_deal_told(partie, index - 1, seat, names))

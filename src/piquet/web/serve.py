@@ -11,7 +11,6 @@ on SQLite each looks for them every ``--poll`` seconds.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -103,11 +102,6 @@ def run_serve(ns: argparse.Namespace) -> int:
     except Exception as e:  # a bad URL, a driver not installed, a folder that cannot be made
         print(f"piquet serve: cannot open the database {ns.db or ''}: {e}", file=sys.stderr)
         return 2
-    # What is made before serving (modules, the app, the rules' tables) lives as long as the process: out of the
-    # collector's way, so that its full passes over a large heap of tables are shorter (docs/web.md, Performance).
-    # While serving, the app's Collector makes the passes by the clock.
-    gc.collect()
-    gc.freeze()
     host = f"[{ns.host}]" if ":" in ns.host else ns.host
     print(f"piquet: playing at http://{host}:{ns.port}/  (the database: {url})", flush=True)
     options: dict[str, object] = {"host": ns.host, "port": ns.port, "log_level": ns.log_level, "ws_max_size": 1 << 20,
