@@ -12,6 +12,7 @@ import weakref
 import pytest
 from starlette.testclient import TestClient
 
+from piquet.web import collector as collector_module
 from piquet.web.app import create_app
 from piquet.web.collector import Collector
 
@@ -25,21 +26,30 @@ def test_each_generation_has_its_own_clock() -> None:
     """Every 0.1 s a pass: of the whole heap every 2 s, else of the middle generation every 0.5 s, else of the young
     one; a pass of an older generation (which takes the younger ones with it) starts the younger clocks again."""
     collector = Collector(young=0.1, middle=0.5, full=2.0)
-    collector.begin(0.0, blocks=1000)
-    due = {round(0.1 * k, 1): collector.due(0.1 * k + 1e-9, 1000) for k in range(1, 51)}
+    collector.begin(0.0)
+    due = {round(0.1 * k, 1): collector.due(0.1 * k + 1e-9) for k in range(1, 51)}
     assert [t for t, g in due.items() if g == 2] == [2.0, 4.0]
     assert [t for t, g in due.items() if g == 1] == [0.5, 1.0, 1.5, 2.5, 3.0, 3.5, 4.5, 5.0]
     assert sum(g == 0 for g in due.values()) == 40
 
 
-def test_a_heap_grown_by_a_quarter_has_its_full_pass_sooner() -> None:
-    """As Python's own rule: the whole heap is gone over once it has grown by a quarter since the last time."""
+def test_tables_gone_bring_the_full_pass_sooner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once ``LEFT`` tables have left memory and none for ``SETTLED`` s (or four times as many at once), the whole
+    heap is gone over, and the count starts again."""
+    clock = [100.0]
+    monkeypatch.setattr(collector_module.time, "monotonic", lambda: clock[0])
     collector = Collector(young=0.1, middle=0.5, full=1800)
-    collector.begin(0.0, blocks=1000)
-    assert collector.due(0.1, 1250) == 0  # a quarter, not more
-    assert collector.due(0.2, 1251) == 2
-    assert collector.due(0.3, 1500) == 0  # from the heap of that pass on
-    assert collector.due(0.4, 1564) == 2
+    collector.begin(0.0)
+    for _ in range(collector_module.LEFT):
+        collector.left()
+    assert collector.due(0.1) == 0  # still leaving
+    clock[0] += collector_module.SETTLED
+    assert collector.due(0.2) == 2 and collector.tables_left == 0
+    for _ in range(4 * collector_module.LEFT - 1):
+        collector.left()
+    assert collector.due(0.3) == 0
+    collector.left()
+    assert collector.due(0.4) == 2
 
 
 def test_the_passes_collect_cycles_while_python_does_not() -> None:

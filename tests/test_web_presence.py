@@ -345,3 +345,31 @@ def test_a_socket_that_leaves_while_the_database_is_away_leaves_no_table(db: str
             assert t["table"] not in hub.tables
         wait_for(lambda: t["table"] not in hub.tables and t["table"] not in hub.locks)
         monkeypatch.undo()
+
+
+def test_tables_left_at_once_are_adjourned_one_by_one_unloaded(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables whose persons all left at once (a restart, a network gone) are adjourned one after the other, each by
+    its stored status alone: none is rebuilt in memory for it (a thousand at once stopped every table in play)."""
+    import piquet.web.app as web_app
+
+    with TestClient(create_app(db, poll=0, adjourn=0.3)) as client:
+        hub: Any = client.app.state.hub  # type: ignore[attr-defined]
+        tables = [person_table(client) for _ in range(6)]
+        socks = []
+        for t in tables:
+            socks += [client.websocket_connect(ws_path(t)), client.websocket_connect(ws_path(t, "invite"))]
+        for ws in socks:
+            ws.__enter__()
+            state(ws)
+        loads: list[str] = []
+        load = web_app.TwoSeats.load
+        monkeypatch.setattr(web_app.TwoSeats, "load", lambda self, store, i: loads.append(i) or load(self, store, i))
+        held: list[bool] = []
+        adjourn = Store.adjourn
+        monkeypatch.setattr(Store, "adjourn",
+                            lambda self, i, chouette=False: held.append(hub.adjourning.locked()) or adjourn(self, i))
+        for ws in socks:
+            ws.__exit__(None, None, None)
+        wait_for(lambda: all(status_of(db, t["table"]) == "adjourned" for t in tables))
+        assert loads == [] and len(held) == len(tables) and all(held)
+        assert not any(t["table"] in hub.tables for t in tables)

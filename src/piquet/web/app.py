@@ -171,6 +171,8 @@ class Kind(Protocol):
 
     def join(self, store: Store, room_id: str, seat: str, name: str | None, status: str) -> None: ...
 
+    def adjourn(self, store: Store, room_id: str) -> bool: ...
+
     def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool: ...
 
     def marks(self, store: Store, ids: list[str]) -> dict[str, Mark]: ...
@@ -221,6 +223,9 @@ class TwoSeats:
 
     def join(self, store: Store, room_id: str, seat: str, name: str | None, status: str) -> None:
         store.join(room_id, seat, name, status)
+
+    def adjourn(self, store: Store, room_id: str) -> bool:
+        return store.adjourn(room_id)
 
     def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool:
         return store.set_token(room.id, seat, old_hash, new_hash)
@@ -277,6 +282,9 @@ class Chouettes:
 
     def join(self, store: Store, room_id: str, seat: str, name: str | None, status: str) -> None:
         store.join_chouette(room_id, seat, status)
+
+    def adjourn(self, store: Store, room_id: str) -> bool:
+        return store.adjourn(room_id, chouette=True)
 
     def relink(self, store: Store, room: Room, seat: str, old_hash: str, new_hash: str) -> bool:
         return store.set_chouette_token(room.id, seat, old_hash, new_hash)
@@ -421,6 +429,8 @@ class Hub:
         self.conns: dict[str, set[Connection]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.adjourners: dict[str, asyncio.Task[None]] = {}
+        #: Held while a table is being adjourned by itself (``_adjourn_later``): one at a time.
+        self.adjourning = asyncio.Lock()
         self.saves = SaveQueue(store)
         self.outage = Outage(store, self._database_lost, self._database_back)
         self.listener: Listener | None = None
@@ -669,11 +679,18 @@ class Hub:
     async def _adjourn_later(self, table_id: str, kind: Kind) -> None:
         try:
             await asyncio.sleep(self.adjourn)
-            async with self.lock(table_id):
+            # One at a time: a thousand tables left at once (a restart, a network gone) are adjourned one after
+            # the other, not in a storm that would stop every table in play meanwhile.
+            async with self.adjourning, self.lock(table_id):
                 if self.conns.get(table_id):
                     return
-                room = await self.room(table_id, kind)
-                if room is not None and room.status == "playing":
+                room = self.tables.get(table_id)
+                if room is None:  # not held (the usual case): its stored status alone changes, nothing rebuilt
+                    if await asyncio.to_thread(kind.adjourn, self.store, table_id):
+                        log.info("table %s: nobody has sat at it for %g s: the partie is adjourned", table_id,
+                                 self.adjourn)
+                    return
+                if room.status == "playing":
                     log.info("table %s: nobody has sat at it for %g s: the partie is adjourned", table_id,
                              self.adjourn)
                     await self.set_adjourned(room, kind, True)
@@ -847,6 +864,8 @@ class Hub:
             self.adrift.pop(table_id, None)
             if isinstance(room, Table):
                 forget_partie(room.partie)  # what the views kept of its deals
+            if room is not None and self.collector is not None:
+                self.collector.left()
             lock = self.locks.get(table_id)
             if lock is not None and not lock.locked() and not getattr(lock, "_waiters", None):
                 del self.locks[table_id]

@@ -8,11 +8,10 @@ new ones, so that count rises slowly while the young objects pile up: 100,000 ma
 and a task of the event loop makes them by the clock instead: the young generation every ``young`` seconds (a
 few thousand objects, a millisecond or two), the middle one every ``middle`` seconds (what has lived a few
 tenths of a second: a table's state between two actions, a socket waiting for its next message), and the whole
-heap every ``full`` seconds, or sooner once the heap has grown by a quarter since the last full pass, as Python's
-own rule has it (what has lived longer, a whole process's tables: a few hundred milliseconds at a thousand
-tables, and almost never a cycle to free).  What was made before the collector started (the modules, the app)
-is set aside for good (``gc.freeze``).  Between passes nothing is lost: a cycle of garbage waits for the next
-pass of its generation.
+heap every ``full`` seconds, or sooner once many tables have left memory (what has lived longer, a whole
+process's tables: a few hundred milliseconds at a thousand tables; see ``left``).
+What was made before the collector started (the modules, the app) is set aside for good (``gc.freeze``).  Between
+passes nothing is lost: a cycle of garbage waits for the next pass of its generation.
 
 The automatic passes are off while any collector of the process runs, and on again (if they were) when the last
 one ends, however it ends.  ``summary()`` gives each generation's passes and their longest over the last minute,
@@ -24,15 +23,16 @@ from __future__ import annotations
 import asyncio
 import collections
 import gc
-import sys
 import time
 
 from .lag import ended
 
 #: Seconds between passes over the young generation, the middle one, and the whole heap.
 YOUNG, MIDDLE, FULL = 0.1, 0.5, 1800.0
-#: A full pass comes sooner once the heap (the interpreter's allocated blocks) has grown by this part of itself.
-GROWTH = 0.25
+#: A full pass comes sooner once so many tables have left memory since the last one and none for a second
+#: (``left``), or four times as many.
+LEFT = 250
+SETTLED = 1.0
 #: The passes of the last so many seconds are summed up (``summary``).
 WINDOW = 60.0
 _GENERATIONS = ("young", "middle", "full")
@@ -49,12 +49,14 @@ class Collector:
         if not 0 < young <= middle <= full:
             raise ValueError("the collector's periods are 0 < young <= middle <= full seconds")
         self.young, self.middle, self.full = young, middle, full
+        #: Tables let go since the last full pass, and when the last was (``left``).
+        self.tables_left = 0
+        self._left_at = 0.0
         #: Each generation's passes: how many in all, and (when, how long) of the last ``WINDOW`` seconds.
         self.passes = [0, 0, 0]
         self.recent: tuple[collections.deque[tuple[float, float]], ...] = tuple(collections.deque() for _ in range(3))
         self._task: asyncio.Task[None] | None = None
         self._middle_at = self._full_at = 0.0
-        self._blocks = 0
 
     def start(self) -> None:
         if self._task is None:
@@ -73,7 +75,7 @@ class Collector:
             self.begin(loop.time())
             while True:
                 await asyncio.sleep(self.young)
-                self.collect(self.due(loop.time(), sys.getallocatedblocks()))
+                self.collect(self.due(loop.time()))
         finally:
             _running -= 1
             if _running == 0:
@@ -81,22 +83,29 @@ class Collector:
                 if _was_enabled:
                     gc.enable()
 
-    def begin(self, now: float, blocks: int | None = None) -> None:
-        """Start the clocks of the middle generation and the whole heap at ``now``, the heap of ``blocks``."""
+    def begin(self, now: float) -> None:
+        """Start the clocks of the middle generation and the whole heap at ``now``."""
         self._middle_at, self._full_at = now + self.middle, now + self.full
-        self._blocks = sys.getallocatedblocks() if blocks is None else blocks
 
-    def due(self, now: float, blocks: int) -> int:
-        """The generation to collect at ``now`` with a heap of ``blocks``, a pass being due: the oldest whose time
-        has come (the whole heap also once it has grown by ``GROWTH``), else the young one; the clock of what it
-        collects starts again."""
-        full = now >= self._full_at or blocks > (1 + GROWTH) * self._blocks
+    def left(self) -> None:
+        """A table has left memory (its persons gone, ``Hub.forget_if_idle``).  Once ``LEFT`` have and the leaving has
+        settled, the whole heap is gone over: measured with 1000 tables left at once (``bench/web.py --rounds 3``),
+        the next thousand were then held in the memory they had freed (+1 and +3 MB a round), and without it in 85
+        MB more each round, until a full pass came by the clock."""
+        self.tables_left += 1
+        self._left_at = time.monotonic()
+
+    def due(self, now: float) -> int:
+        """The generation to collect at ``now``, a pass being due: the oldest whose time has come (the whole heap
+        also once ``LEFT`` tables have left), else the young one; the clock of what it collects starts again."""
+        settled = time.monotonic() - self._left_at >= SETTLED
+        full = now >= self._full_at or self.tables_left >= (LEFT if settled else 4 * LEFT)
         generation = 2 if full else 1 if now >= self._middle_at else 0
         if generation >= 1:
             self._middle_at = now + self.middle
         if generation == 2:
             self._full_at = now + self.full
-            self._blocks = blocks
+            self.tables_left = 0
         return generation
 
     def collect(self, generation: int) -> None:
@@ -125,4 +134,4 @@ class Collector:
         self._task = None
 
 
-__all__ = ["FULL", "GROWTH", "MIDDLE", "YOUNG", "Collector"]
+__all__ = ["FULL", "LEFT", "MIDDLE", "SETTLED", "YOUNG", "Collector"]

@@ -480,6 +480,20 @@ class Store:
         self._notify(conn, x.table_id)
         return True
 
+    def adjourn(self, table_id: str, chouette: bool = False) -> bool:
+        """Adjourn a partie (or a chouette) in play that no process holds in memory: its status alone changes, from
+        ``playing`` to ``adjourned`` (what a table rebuilt from its record reads); whether it was in play."""
+        rows = piquet_chouettes if chouette else piquet_tables
+        values: dict[str, Any] = {"status": ADJOURNED, "updated": time.time()}
+        if not chouette:
+            values["origin"] = self.origin
+        with self._begin() as conn:
+            done = conn.execute(update(rows).where(rows.c.id == table_id, rows.c.status == "playing")
+                                .values(**values)).rowcount == 1
+            if done:
+                self._notify(conn, table_id)
+        return done
+
     def join(self, table_id: str, seat: str, name: str | None, status: str) -> None:
         """Mark a person's seat as joined (and name it), and the table's status."""
         p = seat.lower()
