@@ -19,7 +19,7 @@ import pytest
 
 from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import CardError, card_name, cards_of, parse_card
-from piquet.core.combinations import best_point, sequences_ok
+from piquet.core.combinations import best_point, compare, sequences_ok, set_key
 from piquet.core.deal import (
     Deal,
     IllegalAction,
@@ -971,3 +971,98 @@ def test_a_pack_of_thirty_two_that_is_not_the_thirty_two_cards_is_refused(pack: 
     or a card not of the pack, is refused, as a pack of another length is."""
     with pytest.raises(CardError, match="32 cards, each once"):
         deal_from_pack(pack)
+
+
+# ---------------------------------------------------------------- the survivors of the full run (issue 20, 2026-12)
+
+
+def test_a_declaration_of_three_nines_with_three_knaves_is_refused_with_the_law() -> None:
+    """Law 64 and p. 91: nines count nothing as a trio.  Declared together with a real trio (three knaves, which the
+    elder of the example deal holds), the declaration is refused with the law, as the nines alone are: it is not
+    a crash of the engine while it puts the two in order."""
+    deal = at("elder sets")
+    for nines in ("9S 9H 9C", "9S 9H 9C 9D"):
+        refused(deal, DeclareSets((m(nines), m("JS JH JC"))), "is not a quatorze or trio", "Law 64")
+        refused(deal, DeclareSets((m("JS JH JC"), m(nines))), "is not a quatorze or trio", "Law 64")
+
+
+def test_no_quatorze_or_trio_has_the_key_of_nothing() -> None:
+    """``set_key`` is public (docs/api.md); ``compare`` reads (0, 0) as nothing.  No cards make nothing: against
+    a player who declares nothing it is equal, and neither scores (p. 89-90)."""
+    assert set_key(0) == (0, 0)
+    assert compare(set_key(0), (0, 0)) == 0
+
+
+@pytest.mark.parametrize("looks", [False, True])
+def test_the_elder_looking_at_the_cards_he_left_shows_them_to_nobody(looks: bool) -> None:
+    """Law 33: the elder who leaves cards may look at them; p. 84: "He returns the cards thus looked at to the top
+    of the stock without showing them to his adversary."  What both players learn (the ``Look`` event) is
+    whether he looked, and no card."""
+    deal = at("elder discard")
+    deal.apply(Discard(m("KS 8C 7C")))  # three discarded: the elder takes three and leaves two (Law 21)
+    assert deal.phase == Phase.ELDER_LOOK
+    deal.apply(LookAtLeft(looks))
+    last = deal.events[-1]
+    assert type(last) is Look
+    assert (last.role, last.looked, last.cards, last.revealed) == (ELDER, looks, 0, 0)
+
+
+def test_a_pack_without_a_mode_is_dealt_by_twos() -> None:
+    """Law 9: "The dealer deals the cards by two at a time, or by three at a time", the top cards to his
+    adversary.  ``deal_from_pack`` (public, docs/api.md) deals by twos when no mode is given, as ``Deal.from_pack``
+    and ``Deal.shuffled`` do (and au cent always does, p. 16).  The pack in the order of the cards' numbers,
+    seven of spades first (spades, hearts, clubs, diamonds; seven up to ace), by twos: the elder two, the dealer
+    two, and so on to twenty-four; by threes, three and three; the stock is the eight diamonds."""
+    by_twos = (m("7S 8S JS QS 7H 8H JH QH 7C 8C JC QC"), m("9S 10S KS AS 9H 10H KH AH 9C 10C KC AC"),
+               tuple(cards("7D 8D 9D 10D JD QD KD AD")))
+    by_threes = (m("7S 8S 9S KS AS 7H JH QH KH 9C 10C JC"), m("10S JS QS 8H 9H 10H AH 7C 8C QC KC AC"),
+                 by_twos[2])
+    pack = list(range(32))
+    assert deal_from_pack(pack) == by_twos == deal_from_pack(pack, 2)
+    assert deal_from_pack(pack, 3) == by_threes
+
+
+@pytest.mark.parametrize("pack", [[32, *range(1, 32)], [-1, *range(1, 32)], list(range(31)), list(range(33))],
+                         ids=["a-33rd-card-for-the-seven", "card-minus-one-for-the-seven", "31-cards", "33-cards"])
+def test_a_pack_short_of_the_seven_of_spades_or_of_other_length_is_refused(pack: list[int]) -> None:
+    """Law 75: a pack "incorrect" is no pack to deal.  A pack whose seven of spades is replaced by something not a
+    card of the pack, or a pack of thirty-one or thirty-three, is refused; none is dealt."""
+    with pytest.raises(CardError, match="32 cards, each once"):
+        deal_from_pack(pack)
+
+
+# A deal for Case IV in sequences: the elder calls a point of four spades, the ace, ten, nine and eight (thirty-
+# eight; Law 62), good against the younger's four hearts or four clubs (thirty-seven each), and shown (Law 55): the
+# cards shown make a tierce to a ten, which he does not call.  The younger holds the seven of spades (so the
+# elder's cards shown are the four spades and no more) and a quart to a knave in hearts.
+CASE_IV_ELDER = "AS 10S 9S 8S AH KH AC QC 9C QD 9D 7D"
+CASE_IV_YOUNGER = "KS 7S JH 10H 9H 8H KC JC 10C KD JD 10D"
+CASE_IV_STOCK = "8C 7C 8D AD QS JS QH 7H"
+
+
+def _younger_reckons_sequences() -> Deal:
+    """The deal above to the younger's reckoning of sequences: the elder gives the nine of clubs for the eight,
+    leaves four and does not look; the younger gives the king of spades for the seven of clubs; the elder calls
+    his four spades (good), and no sequence and no quatorze or trio, and leads the ace of spades."""
+    deal = Deal(m(CASE_IV_ELDER), m(CASE_IV_YOUNGER), cards(CASE_IV_STOCK))
+    for action in (Discard(m("9C")), LookAtLeft(False), Discard(m("KS")), DeclarePoint(m("AS 10S 9S 8S")),
+                   DeclarePoint(m("JH 10H 9H 8H")), DeclareSequences(()), DeclareSets(()), P("AS")):
+        deal.apply(action)
+    return deal
+
+
+def test_case_iv_in_sequences_what_the_shown_point_makes_bars_as_much_and_no_more() -> None:
+    """Case IV: the elder's cards shown declare by implication what they make, here a tierce to a ten (the ten,
+    nine and eight of spades of his point; the seven is the younger's).  The younger cannot reckon a tierce to a
+    ten: it is only equal, and equal sequences score nothing (Law 63).  A tierce to a knave is better, and good:
+    it scores three (Law 63); so does his quart to a knave, four."""
+    deal = _younger_reckons_sequences()
+    assert deal.phase == Phase.YOUNGER_RECKON_SEQUENCES
+    assert [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show] == [(ELDER, m("AS 10S 9S 8S"), 4)]
+    refused(deal, DeclareSequences((m("10H 9H 8H"),)), "Law 56, Case IV")
+    for run, points in (("JH 10H 9H", 3), ("JH 10H 9H 8H", 4)):
+        deal = _younger_reckons_sequences()
+        assert DeclareSequences((m(run),)) in deal.legal_actions()
+        assert DeclareSequences((m(run),)) in set(deal.legal_actions())
+        deal.apply(DeclareSequences((m(run),)))
+        assert [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show][-1] == (YOUNGER, m(run), points)
