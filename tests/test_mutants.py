@@ -33,6 +33,7 @@ from piquet.core.deal import (
     point_options,
     sequence_options,
     set_options,
+    shuffled_pack,
     surplus_words,
 )
 from piquet.core.events import (
@@ -1066,3 +1067,32 @@ def test_case_iv_in_sequences_what_the_shown_point_makes_bars_as_much_and_no_mor
         assert DeclareSequences((m(run),)) in set(deal.legal_actions())
         deal.apply(DeclareSequences((m(run),)))
         assert [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show][-1] == (YOUNGER, m(run), points)
+
+
+@pytest.mark.parametrize("spec", ["rubicon", "au-cent+small-cards"])
+def test_to_the_seven_of_spades_led_the_younger_is_asked_and_his_spades_are_lawful(spec: str) -> None:
+    """Law 59 IV again, through ``verify`` and ``in legal_actions()`` (``apply`` takes a quicker path): to the
+    seven of spades led (card 0) it is the younger who plays, each spade he holds is lawful, and anything but a
+    card is refused as his turn to play (Law 56: nothing omitted can be reckoned now)."""
+    deal = to_first_lead(rules_named(spec))
+    assert deal.lead == 0 and deal.to_move == YOUNGER
+    for card in ("AS", "KS", "QS", "JS", "10S", "9S"):
+        assert P(card) in deal.legal_actions()
+        deal.verify(P(card))
+    with pytest.raises(IllegalAction, match=r"the younger hand must play a card now \(Law 56"):
+        deal.verify(DeclarePoint(0))
+
+
+def test_a_deal_from_a_pack_or_a_generator_is_dealt_by_twos_unless_told() -> None:
+    """Law 9, by two at a time (au cent: always, p. 16): ``Deal.from_pack`` and ``Deal.shuffled`` deal by twos when
+    no mode is given (``study/exchange.py`` and ``rl/encoding.py`` rely on it).  The elder's cards are the pack's
+    places 0, 1, 4, 5, 8, 9 ... 20, 21; the younger's 2, 3, 6, 7 ... 22, 23; the stock 24 to 31."""
+    elder_places = [i for i in range(24) if i % 4 < 2]
+    younger_places = [i for i in range(24) if i % 4 >= 2]
+    assert Deal.from_pack(list(range(32))).dealt == (m("7S 8S JS QS 7H 8H JH QH 7C 8C JC QC"),
+                                                     m("9S 10S KS AS 9H 10H KH AH 9C 10C KC AC"))
+    for seed in range(5):
+        pack = shuffled_pack(random.Random(seed))
+        deal = Deal.shuffled(random.Random(seed))
+        assert deal.dealt == (sum(1 << pack[i] for i in elder_places), sum(1 << pack[i] for i in younger_places))
+        assert deal.stock == tuple(pack[24:])
