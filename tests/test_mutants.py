@@ -63,8 +63,11 @@ from test_au_cent import play_out, reckon_play
 from test_club import ELDER_DEALT as CLUB_ELDER
 from test_club import STOCK as CLUB_STOCK
 from test_club import YOUNGER_DEALT as CLUB_YOUNGER
+from test_illegal import ELDER_DEALT as EXAMPLE_ELDER
+from test_illegal import STOCK as EXAMPLE_STOCK
 from test_illegal import TO_PHASE, at, example_deal, refused, state
-from test_irregular_deals import B_DISCARDED, cards, case_xxii, declare_nothing, lowest, m
+from test_illegal import YOUNGER_DEALT as EXAMPLE_YOUNGER
+from test_irregular_deals import B_DISCARDED, cards, case_xxii, declare_nothing, lowest, m, standing
 
 
 def P(card: str) -> Play:
@@ -1096,3 +1099,26 @@ def test_a_deal_from_a_pack_or_a_generator_is_dealt_by_twos_unless_told() -> Non
         deal = Deal.shuffled(random.Random(seed))
         assert deal.dealt == (sum(1 << pack[i] for i in elder_places), sum(1 << pack[i] for i in younger_places))
         assert deal.stock == tuple(pack[24:])
+
+
+@pytest.mark.parametrize(("sizes", "words"), [
+    ((13, 11, 8), "at least 2 and at most 6, one more than he takes in"),  # Law 40
+    ((13, 12, 7), "at least 2 and at most 6, one more than he takes in"),  # Law 41
+    ((11, 13, 8), "at least 0 and at most 4, one less than he takes in"),  # Law 42
+    ((12, 13, 7), "at least 1 and at most 5, as many as he takes in"),  # Law 43
+])
+def test_a_discard_out_of_laws_40_to_43_is_refused_in_their_words(sizes: tuple[int, int, int], words: str) -> None:
+    """Laws 40-43: the elder with thirteen discards "one card more than he takes in" (two at least, six if he takes
+    his five); with eleven "one less" (none if he takes one, four if five); with twelve and a stock of seven "the
+    same number".  A discard of seven is past each, and the refusal says his limits in those words."""
+    deal = standing(*sizes)
+    refused(deal, Discard(lowest(deal.hands[ELDER], 7)), f"the elder hand must discard {words} (Laws 40-43)")
+
+
+def test_at_au_cent_the_younger_discarding_more_than_is_left_is_told_he_may_discard_none() -> None:
+    """p. 17: at Piquet au cent the younger "is not obliged to discard"; Laws 22, 34: he may take all that is left.
+    The elder having taken his five, three are left: a discard of four is refused, saying both."""
+    deal = Deal(m(EXAMPLE_ELDER), m(EXAMPLE_YOUNGER), cards(EXAMPLE_STOCK), AU_CENT, (0, 0))
+    deal.apply(Discard(m("KS 8C 7C 9D 8D")))
+    assert deal.phase == Phase.YOUNGER_DISCARD
+    refused(deal, Discard(m("10S 7S 9H 7H")), "the younger hand may discard at most 3 cards, or none (p. 17)")
