@@ -39,6 +39,7 @@ from piquet.core.deal import (
 from piquet.core.events import (
     ELDER,
     POINT,
+    S_CARDS,
     S_PIQUE,
     S_PLAY,
     S_POINT,
@@ -48,6 +49,7 @@ from piquet.core.events import (
     SETS,
     YOUNGER,
     CallSet,
+    GameWon,
     Look,
     Miscall,
     Penalty,
@@ -1122,3 +1124,45 @@ def test_at_au_cent_the_younger_discarding_more_than_is_left_is_told_he_may_disc
     deal.apply(Discard(m("KS 8C 7C 9D 8D")))
     assert deal.phase == Phase.YOUNGER_DISCARD
     refused(deal, Discard(m("10S 7S 9H 7H")), "the younger hand may discard at most 3 cards, or none (p. 17)")
+
+
+def _short_younger(rules: Rules, game: tuple[int, int] | None, seed: int) -> Deal:
+    """The pack in order, dealt by twos; the elder takes his five (twelve); the younger discards three and takes in
+    two (eleven, Law 30); every call nothing and cards played at random (``seed``) until the deal ends."""
+    deal = Deal(*deal_from_pack(list(range(32)), 2), rules=rules, game=game)
+    deal.apply(Discard(lowest(deal.hands[ELDER], 5)))
+    deal.take_in(YOUNGER, lowest(deal.hands[YOUNGER], 3), 2, "Law 30")
+    rng = random.Random(seed)
+    while not deal.is_over:
+        declare_nothing(deal)
+        deal.apply(deal.legal_actions().sample(rng))
+    return deal
+
+
+def test_a_younger_of_eleven_leaves_the_elders_last_card_unanswered_a_trick_and_the_last() -> None:
+    """Law 30: the younger who discards three and takes two "must play with less than twelve cards, and his
+    adversary counts as tricks all cards that cannot be played to"; the elder's twelfth card is the twelfth trick,
+    the last, and scores one (Case XIX).  The play ends after the eleventh trick played."""
+    deal = _short_younger(RUBICON, None, 30)
+    assert deal.hands[YOUNGER] == 0 and deal.hands[ELDER].bit_count() == 1
+    assert [e for e in deal.events if type(e) is Unanswered] == [Unanswered(ELDER, 1, 1)]
+    assert sum(deal.tricks_won) == 12 and len([e for e in deal.events if type(e) is PlayEvent]) == 22
+    elder, younger = reckon_play(deal, (1 << 32) - 1)
+    assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == (elder + 1, younger)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_at_au_cent_the_game_won_by_the_card_unanswered_stops_the_deal_before_the_cards(seed: int) -> None:
+    """p. 20: the first to reach a hundred, in the order of scoring (Law 67: the play, then the cards), wins the
+    game, and the deal stops there.  The elder's last card, unanswered, counts a trick and scores one (Law 30,
+    Case XIX): with ninety-nine before it, he reaches a hundred on it, and nobody scores the cards after."""
+    first = _short_younger(AU_CENT, (0, 0), seed)
+    unanswered = next(i for i, e in enumerate(first.events) if type(e) is Unanswered)
+    before = sum(e.points for e in first.events[:unanswered] if type(e) is Score and e.role == ELDER)
+    deal = _short_younger(AU_CENT, (99 - before, 0), seed)
+    assert deal.game_won is not None and deal.game_won[0] == ELDER
+    last = deal.events[-1]
+    assert type(last) is GameWon and (last.role, last.score) == (ELDER, 100)
+    assert deal.events[-2] == Score(ELDER, S_PLAY, 1, 0)
+    assert type(deal.events[-3]) is Unanswered
+    assert deal.scores[ELDER][S_CARDS] == deal.scores[YOUNGER][S_CARDS] == 0
