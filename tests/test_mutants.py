@@ -59,6 +59,7 @@ from piquet.core.events import (
     Unanswered,
 )
 from piquet.core.events import Play as PlayEvent
+from piquet.core.observation import observe
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
 from piquet.records.record import deal_record
 from test_au_cent import play_out, reckon_play
@@ -1011,6 +1012,11 @@ def test_the_elder_looking_at_the_cards_he_left_shows_them_to_nobody(looks: bool
     last = deal.events[-1]
     assert type(last) is Look
     assert (last.role, last.looked, last.cards, last.revealed) == (ELDER, looks, 0, 0)
+    # He took the nine and eight of spades and the king of hearts, and left the nine of clubs and king of diamonds:
+    # he has seen them if he looked; the younger has not.
+    assert deal.elder_looked is looks
+    assert observe(deal, ELDER).seen_left == (m("9C KD") if looks else 0)
+    assert observe(deal, YOUNGER).seen_left == 0
 
 
 def test_a_pack_without_a_mode_is_dealt_by_twos() -> None:
