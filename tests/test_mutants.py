@@ -1172,3 +1172,18 @@ def test_at_au_cent_the_game_won_by_the_card_unanswered_stops_the_deal_before_th
     assert deal.events[-2] == Score(ELDER, S_PLAY, 1, 0)
     assert type(deal.events[-3]) is Unanswered
     assert deal.scores[ELDER][S_CARDS] == deal.scores[YOUNGER][S_CARDS] == 0
+
+
+def test_the_last_of_two_exchanges_against_the_laws_stands_as_the_first_did() -> None:
+    """Case XXII: an exchange against the laws, entered as it was made, stands and is not taken back like a move.
+    The elder discards five and takes four (Law 30) and does not look; the younger then discards four and takes
+    three (Law 30): that last step stands too, so the elder's look before it cannot be taken back either."""
+    deal = Deal.from_pack(list(range(32)))
+    deal.take_in(ELDER, lowest(deal.hands[ELDER], 5), 4, "Law 30")
+    deal.apply(LookAtLeft(False))
+    deal.take_in(YOUNGER, lowest(deal.hands[YOUNGER], 4), 3, "Law 30")
+    before = state(deal)
+    with pytest.raises(IllegalAction, match="an irregularity entered stands"):
+        deal.undo()
+    assert state(deal) == before
+    assert deal.hands[ELDER].bit_count() == deal.hands[YOUNGER].bit_count() == 11
