@@ -113,6 +113,21 @@ def to_first_lead(rules: Rules) -> Deal:
     return deal
 
 
+def to_first_lead_with(lead: Play, rules: Rules = RUBICON) -> Deal:
+    """The deal above to the elder's first lead as ``to_first_lead`` makes it, with another card led."""
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK), rules, (0, 0) if rules.goal is not None else None)
+    for action in (Discard(m("7C")), LookAtLeft(False), Discard(m("8D") if rules.min_discard(YOUNGER) else 0),
+                   DeclarePoint(0), DeclareSequences(()), DeclareSets(()), lead):
+        deal.apply(action)
+    declarations = full_declarations(deal.hands[YOUNGER])
+    while deal.phase != Phase.PLAY:
+        if deal.phase == Phase.YOUNGER_LOOK:
+            deal.apply(LookAtLeft(False))
+        else:
+            deal.apply(declarations[deal.phase - Phase.YOUNGER_RECKON_POINT])
+    return deal
+
+
 # ---------------------------------------------------------------- Law 59 IV: following suit to card 0
 
 
@@ -1187,3 +1202,33 @@ def test_the_last_of_two_exchanges_against_the_laws_stands_as_the_first_did() ->
         deal.undo()
     assert state(deal) == before
     assert deal.hands[ELDER].bit_count() == deal.hands[YOUNGER].bit_count() == 11
+
+
+def test_the_seven_of_spades_led_at_the_second_trick_is_taken_back_as_a_lead() -> None:
+    """``undo`` takes back a card led as a lead: the seven of spades (card 0) led by the elder at the second trick
+    goes back to his hand, the lead and its point (Law 65) are undone, and the deal is as it was."""
+    deal = to_first_lead_with(P("KH"))
+    deal.apply(P("8H"))  # the younger follows with the eight of hearts: the elder's king wins
+    assert deal.leader == ELDER and deal.trick == 2
+    before = state(deal)
+    deal.apply(P("7S"))
+    assert deal.lead == 0 and deal.scores[ELDER][S_PLAY] == before["scores"][ELDER][S_PLAY] + 1
+    assert deal.undo() == P("7S")
+    assert state(deal) == before
+
+
+def test_the_card_that_leaves_a_card_unanswered_is_taken_back_with_its_trick() -> None:
+    """Law 57 (Laws 30, Case XIX): the younger's last card of eleven leaves the elder's twelfth unanswered, a trick
+    and the last.  Taking that card back takes back the trick unanswered and its point: the deal is as it was."""
+    deal = Deal(*deal_from_pack(list(range(32)), 2))
+    deal.apply(Discard(lowest(deal.hands[ELDER], 5)))
+    deal.take_in(YOUNGER, lowest(deal.hands[YOUNGER], 3), 2, "Law 30")
+    rng = random.Random(30)
+    before = state(deal)
+    while not deal.is_over:
+        declare_nothing(deal)
+        before = state(deal)
+        deal.apply(deal.legal_actions().sample(rng))
+    assert any(type(e) is Unanswered for e in deal.events) and sum(deal.tricks_won) == 12
+    deal.undo()
+    assert state(deal) == before and sum(deal.tricks_won) == 10
