@@ -40,6 +40,7 @@ from piquet.core.events import (
     ELDER,
     POINT,
     S_CARDS,
+    S_CARTE_BLANCHE,
     S_PIQUE,
     S_PLAY,
     S_POINT,
@@ -48,7 +49,11 @@ from piquet.core.events import (
     SEQUENCES,
     SETS,
     YOUNGER,
+    CallSequence,
     CallSet,
+    CarteBlanche,
+    CarteBlancheShown,
+    Exchange,
     GameWon,
     Look,
     Miscall,
@@ -60,6 +65,7 @@ from piquet.core.events import (
 )
 from piquet.core.events import Play as PlayEvent
 from piquet.core.observation import observe
+from piquet.core.referee import Remedy
 from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
 from piquet.records.record import deal_record
 from test_au_cent import play_out, reckon_play
@@ -1232,3 +1238,81 @@ def test_the_card_that_leaves_a_card_unanswered_is_taken_back_with_its_trick() -
     assert any(type(e) is Unanswered for e in deal.events) and sum(deal.tricks_won) == 12
     deal.undo()
     assert state(deal) == before and sum(deal.tricks_won) == 10
+
+
+# A carte blanche (Law 18: twelve cards without king, queen or knave), and the other hand and the stock.
+BLANCHE = "AS 10S 9S 8S 7S AH 10H 9H AC 10C AD 10D"
+BLANCHE_OTHER = "KS QS JS KH QH JH 8H KC QC JC 9C KD"
+BLANCHE_STOCK = "7H 8C 7C QD JD 9D 8D 7D"
+
+
+def test_the_younger_announces_his_carte_blanche_once_and_shows_it_when_the_elder_has_discarded() -> None:
+    """Law 20: a carte blanche is announced at once, shown as soon as the adversary has discarded, and scores ten
+    (Law 18) before anything else (Law 67 I).  The younger announces it once: showing it is no second announcing."""
+    deal = Deal(m(BLANCHE_OTHER), m(BLANCHE), cards(BLANCHE_STOCK))
+    assert deal.events == [CarteBlanche(YOUNGER)]
+    deal.apply(Discard(m("9C")))
+    assert deal.events[1:] == [Exchange(ELDER, 1, 4), CarteBlancheShown(YOUNGER, m(BLANCHE)),
+                               Score(YOUNGER, S_CARTE_BLANCHE, 10, m(BLANCHE))]
+
+
+def test_at_au_cent_the_elders_carte_blanche_wins_the_game_when_the_younger_has_discarded() -> None:
+    """At Piquet au cent the elder announces his carte blanche at once (p. 16 defers only the younger's), shows it
+    when the younger has discarded (Law 20) and scores ten first (Law 67 I): from ninety-five that is a hundred
+    and five, the game, a double as the younger has not fifty (p. 20), and the deal stops.  Nobody announces a
+    carte blanche for the younger, who has none; and no penalty can be entered in a deal that is over."""
+    deal = Deal(m(BLANCHE), m(BLANCHE_OTHER), cards(BLANCHE_STOCK), AU_CENT, (95, 0))
+    assert deal.events == [CarteBlanche(ELDER)]
+    deal.apply(Discard(m("7S")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("9C")))
+    # The elder took one and left four, and did not look; the younger took one and left six.
+    assert deal.events == [CarteBlanche(ELDER), Exchange(ELDER, 1, 4), Look(ELDER, False, 0), Exchange(YOUNGER, 1, 6),
+                           CarteBlancheShown(ELDER, m(BLANCHE)), Score(ELDER, S_CARTE_BLANCHE, 10, m(BLANCHE)),
+                           GameWon(ELDER, 105, True)]
+    assert deal.is_over and deal.game_won == (ELDER, True)
+    before = state(deal)
+    with pytest.raises(IllegalAction, match="before the calling begins"):
+        deal.reckons_nothing(YOUNGER, "Law 27")
+    assert state(deal) == before
+
+
+def test_an_elder_who_takes_in_the_whole_stock_is_entered_as_he_took_it() -> None:
+    """Law 28: the elder who mixes with his hand the bottom three cards of the stock reckons nothing (or the younger
+    may have a fresh deal): an exchange against the laws, entered as it was made (``take_in``).  He may have taken
+    all eight; not nine, which the stock has not; and nothing discarded and nothing taken is no exchange."""
+    deal = example_deal()
+    before = state(deal)
+    with pytest.raises(IllegalAction, match="the stock holds 8 cards: 9 cannot be taken in"):
+        deal.take_in(ELDER, m("KS 8C 7C 9D 8D"), 9, "Law 28")
+    with pytest.raises(IllegalAction, match="nothing discarded and nothing taken in is no exchange"):
+        deal.take_in(ELDER, 0, 0, "Law 28")
+    assert state(deal) == before
+    deal.take_in(ELDER, m("KS 8C 7C 9D 8D"), 8, "Law 28")
+    # He kept the ace and knave of spades, the ace, queen, knave and eight of hearts and the knave of clubs.
+    assert deal.hands[ELDER] == m("AS JS AH QH JH 8H JC") | m(EXAMPLE_STOCK) and deal.hands[ELDER].bit_count() == 15
+
+
+def test_a_penalty_entered_after_the_exchange_stands_and_is_recorded() -> None:
+    """Law 27: the younger reckons nothing that deal, entered after his exchange (before the calling).  It is not
+    taken back like a move, nor are the moves before it; the record of the deal keeps it, with its law."""
+    deal = example_deal()
+    deal.apply(Discard(m("KS 8C 7C 9D 8D")))
+    deal.apply(Discard(m("7S 9H 7H")))
+    deal.reckons_nothing(YOUNGER, "Law 27")
+    before = state(deal)
+    with pytest.raises(IllegalAction, match="an irregularity entered stands"):
+        deal.undo()
+    assert state(deal) == before
+    (ruled,) = deal_record(deal, "B").irregularities
+    assert (ruled.remedy, ruled.after, ruled.law) == (Remedy.RECKONS_NOTHING, "younger_discard", "Law 27")
+
+
+def test_the_elders_calls_of_sequence_and_trio_are_heard_as_made() -> None:
+    """Laws 48-49: the elder calls his sequence by its length and the card it is to, his quatorze or trio by its
+    size and rank.  In the example deal (p. 103-105) he calls "a quart major" and "three knaves"."""
+    deal = at("elder sets")
+    calls = [e for e in deal.events if type(e) is CallSequence]
+    assert calls == [CallSequence(ELDER, 4, parse_card("AH") & 7)]
+    deal.apply(DeclareSets((m("JS JH JC"),)))
+    assert deal.events[-1] == CallSet(ELDER, 3, parse_card("JS") & 7)
