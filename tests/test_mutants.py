@@ -1316,3 +1316,12 @@ def test_the_elders_calls_of_sequence_and_trio_are_heard_as_made() -> None:
     assert calls == [CallSequence(ELDER, 4, parse_card("AH") & 7)]
     deal.apply(DeclareSets((m("JS JH JC"),)))
     assert deal.events[-1] == CallSet(ELDER, 3, parse_card("JS") & 7)
+
+
+def test_the_sequences_a_quart_minor_in_spades_may_be_declared_as() -> None:
+    """The ten, nine, eight and seven of spades, the lowest cards of the pack (the seven of spades is card 0): a
+    quart minor (Law 63), declared whole, or sunk to the tierce to a ten or the tierce minor within it, or not at
+    all; no other hand of these cards makes a run.  Four choices."""
+    hand = m("10S 9S 8S 7S AH QH 10H 8H AC QC AD QD")
+    assert set(sequence_options(hand)) == {(), (m("10S 9S 8S 7S"),), (m("10S 9S 8S"),), (m("9S 8S 7S"),)}
+    assert len(list(sequence_options(hand))) == 4
