@@ -1325,3 +1325,29 @@ def test_the_sequences_a_quart_minor_in_spades_may_be_declared_as() -> None:
     hand = m("10S 9S 8S 7S AH QH 10H 8H AC QC AD QD")
     assert set(sequence_options(hand)) == {(), (m("10S 9S 8S 7S"),), (m("10S 9S 8S"),), (m("9S 8S 7S"),)}
     assert len(list(sequence_options(hand))) == 4
+
+
+def test_a_game_won_at_a_hundred_is_no_forfeit() -> None:
+    """p. 20: the first to a hundred wins the game.  Only a game lost by the law is a forfeit (p. 17 (3): "he
+    loses the game"), told as such ("lost by ..."): A reaching a hundred and four (sixty, then forty-four) with B at
+    thirty wins a double game, not a forfeit; B losing the next game by the law in its first deal is one."""
+    after = AU_CENT.running_scores([{"A": 60, "B": 30}, {"A": 44, "B": 0}, {"A": 12, "B": 20}], {2: "B"})
+    assert after == [{"A": 60, "B": 30}, {"A": 104, "B": 30}, {"A": 12, "B": 20}]
+    (won, lost) = AU_CENT.games(after, {2: "B"})
+    assert (won.number, won.first_deal, won.last_deal, won.scores, won.winner, won.double, won.forfeit) == (
+        1, 0, 1, {"A": 104, "B": 30}, "A", True, False)
+    assert (lost.number, lost.winner, lost.double, lost.forfeit) == (2, "A", False, True)
+
+
+def test_the_cards_drawn_in_play_follow_the_generator_given() -> None:
+    """``LegalActions.sample``: "the same card for the same generator" (the arena's and the benches' seeds repeat on
+    it), whatever ``LegalActions`` view draws it and whatever generator it drew with before; and over many
+    generators every card the player may play is drawn (Law 59: any card of the suit led, here spades)."""
+    deal = to_first_lead(RUBICON)
+    drawn = [deal.legal_actions().sample(random.Random(seed)) for seed in range(40)]
+    view = deal.legal_actions()
+    again = [view.sample(random.Random(seed)) for seed in range(40)]
+    assert drawn == again
+    assert cards_played(drawn) == {"AS", "KS", "QS", "JS", "10S", "9S"}
+    one, two = random.Random(8), random.Random(8)
+    assert [view.sample(one) for _ in range(10)] == [deal.legal_actions().sample(two) for _ in range(10)]
