@@ -65,8 +65,9 @@ from piquet.core.events import (
 )
 from piquet.core.events import Play as PlayEvent
 from piquet.core.observation import observe
+from piquet.core.partie import Partie
 from piquet.core.referee import Remedy
-from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
+from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, AuCentRules, Rules, rules_named
 from piquet.records.record import deal_record
 from test_au_cent import play_out, reckon_play
 from test_club import ELDER_DEALT as CLUB_ELDER
@@ -1351,3 +1352,24 @@ def test_the_cards_drawn_in_play_follow_the_generator_given() -> None:
     assert cards_played(drawn) == {"AS", "KS", "QS", "JS", "10S", "9S"}
     one, two = random.Random(8), random.Random(8)
     assert [view.sample(one) for _ in range(10)] == [deal.legal_actions().sample(two) for _ in range(10)]
+
+
+@pytest.mark.parametrize("spec", ["rubicon", "four-deal", "au-cent", "au-cent+small-cards+fours", "rubicon+club"])
+def test_the_rules_are_written_as_the_call_that_names_them(spec: str) -> None:
+    """``repr`` of the rules in force is the call that names them with their agreements (p. 19; a club table),
+    and reads back to rules that play alike."""
+    rules = rules_named(spec)
+    assert repr(rules) == f"rules_named({spec!r})"
+    assert rules_named(spec) == rules and rules.deal_terms == rules_named(spec).deal_terms
+
+
+def test_a_partie_takes_only_deals_made_under_its_own_rules() -> None:
+    """A deal belongs to its partie's rules: the six-deal and the four-deal partie play their deals alike (Law 71
+    and its note change only the number of deals and what each counts), but a deal at a club table (calls at the
+    player's word, Laws 52-54), or au cent without the small cards (p. 19), is another game's deal."""
+    cards_dealt = deal_from_pack(list(range(32)), 2)
+    assert Partie(FOUR_DEAL).add_deal(Deal(*cards_dealt, rules=RUBICON)).rules == RUBICON
+    with pytest.raises(ValueError, match="not made under the partie's rules"):
+        Partie(RUBICON).add_deal(Deal(*cards_dealt, rules=rules_named("rubicon+club")))
+    with pytest.raises(ValueError, match="not made under the partie's rules"):
+        Partie(AU_CENT).add_deal(Deal(*cards_dealt, rules=rules_named("au-cent+small-cards"), game=(0, 0)))
