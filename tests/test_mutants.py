@@ -1373,3 +1373,11 @@ def test_a_partie_takes_only_deals_made_under_its_own_rules() -> None:
         Partie(RUBICON).add_deal(Deal(*cards_dealt, rules=rules_named("rubicon+club")))
     with pytest.raises(ValueError, match="not made under the partie's rules"):
         Partie(AU_CENT).add_deal(Deal(*cards_dealt, rules=rules_named("au-cent+small-cards"), game=(0, 0)))
+
+
+def test_a_partie_of_deals_has_no_game_to_lose() -> None:
+    """p. 17 (3): a player "loses the game" by the law only at Piquet au cent, a game of so many up; a partie of
+    Rubicon Piquet is of deals (Law 71), and a game lost in it is refused."""
+    with pytest.raises(ValueError, match=r"a game is lost only at a game of so many up \(p. 17\)"):
+        RUBICON.running_scores([{"A": 30, "B": 12}], {0: "A"})
+    assert RUBICON.running_scores([{"A": 30, "B": 12}, {"A": 5, "B": 40}]) == [{"A": 30, "B": 12}, {"A": 35, "B": 52}]
