@@ -67,7 +67,16 @@ from piquet.core.events import Play as PlayEvent
 from piquet.core.observation import observe
 from piquet.core.partie import Partie
 from piquet.core.referee import Remedy
-from piquet.core.rules import AU_CENT, FOUR_DEAL, RUBICON, AuCentRules, Rules, rules_named
+from piquet.core.rules import (
+    AU_CENT,
+    CLUB_WORDS,
+    FOUR_DEAL,
+    RUBICON,
+    AuCentRules,
+    Rules,
+    at_club,
+    rules_named,
+)
 from piquet.records.record import deal_record
 from test_au_cent import play_out, reckon_play
 from test_club import ELDER_DEALT as CLUB_ELDER
@@ -1381,3 +1390,58 @@ def test_a_partie_of_deals_has_no_game_to_lose() -> None:
     with pytest.raises(ValueError, match=r"a game is lost only at a game of so many up \(p. 17\)"):
         RUBICON.running_scores([{"A": 30, "B": 12}], {0: "A"})
     assert RUBICON.running_scores([{"A": 30, "B": 12}, {"A": 5, "B": 40}]) == [{"A": 30, "B": 12}, {"A": 35, "B": 52}]
+
+
+def test_after_a_game_lost_by_the_law_the_next_game_starts_at_love() -> None:
+    """p. 17 (3): the younger who takes up one of the top five cards of the stock "loses the game"; p. 20: the game
+    over, the next begins at nothing.  B loses the first game so in its second deal (sixty to thirty, then ten to
+    twenty: seventy to fifty); the third deal, five and five, is the first of the second game, and so on: A makes
+    a hundred and four in the second game at its third deal, winning it, B having eighty-five (no double)."""
+    deal_scores = [{"A": 60, "B": 30}, {"A": 10, "B": 20}, {"A": 5, "B": 5}, {"A": 40, "B": 50},
+                   {"A": 59, "B": 30}, {"A": 0, "B": 12}]
+    lost = {1: "B"}
+    after = AU_CENT.running_scores(deal_scores, lost)
+    assert after == [{"A": 60, "B": 30}, {"A": 70, "B": 50}, {"A": 5, "B": 5}, {"A": 45, "B": 55},
+                     {"A": 104, "B": 85}, {"A": 0, "B": 12}]
+    first, second = AU_CENT.games(after, lost)
+    assert (first.number, first.first_deal, first.last_deal, first.winner, first.double, first.forfeit) == (
+        1, 0, 1, "A", False, True)
+    assert (second.number, second.first_deal, second.last_deal, second.scores, second.winner, second.double,
+            second.forfeit) == (2, 2, 4, {"A": 104, "B": 85}, "A", False, False)
+    # What the next deal is given as its game's scores (p. 20): nothing after a game won or lost, else the game's.
+    assert AU_CENT.game_scores(after[:1], lost) == {"A": 60, "B": 30}
+    assert AU_CENT.game_scores(after[:2], lost) == {"A": 0, "B": 0}
+    assert AU_CENT.game_scores(after[:4], lost) == {"A": 45, "B": 55}
+    assert AU_CENT.game_scores(after[:5], lost) == {"A": 0, "B": 0}
+    assert AU_CENT.game_scores(after, lost) == {"A": 0, "B": 12}
+
+
+def test_a_game_won_at_exactly_a_hundred_is_over() -> None:
+    """p. 20: "the first to make a hundred" wins the game: a hundred exactly is enough, and the next deal starts the
+    next game at nothing."""
+    after = AU_CENT.running_scores([{"A": 70, "B": 20}, {"A": 30, "B": 0}, {"A": 4, "B": 9}])
+    assert after == [{"A": 70, "B": 20}, {"A": 100, "B": 20}, {"A": 4, "B": 9}]
+    assert AU_CENT.game_scores(after[:2]) == {"A": 0, "B": 0}
+    (game,) = AU_CENT.games(after)
+    assert (game.last_deal, game.winner, game.double) == (1, "A", True)
+
+
+def test_a_deal_ends_one_game_at_most() -> None:
+    """A game lost by the law in a deal (p. 17 (3)) is that deal's game, a single one, however its scores stand:
+    the deal does not end a second game as well."""
+    after = AU_CENT.running_scores([{"A": 60, "B": 30}, {"A": 50, "B": 0}], {1: "B"})
+    assert after[-1] == {"A": 110, "B": 30}
+    (game,) = AU_CENT.games(after, {1: "B"})
+    assert (game.winner, game.double, game.forfeit) == ("A", False, True)
+
+
+@pytest.mark.parametrize("spec", ["rubicon", "au-cent+small-cards"])
+def test_a_club_table_is_one_agreement_said_once(spec: str) -> None:
+    """The club table (calls at the player's word, Laws 52-54) is an agreement added to the rules in force and
+    named in their title; the rules of a club table at a club table are the same rules, not the agreement twice."""
+    plain = rules_named(spec)
+    club = at_club(plain)
+    assert club.title == f"{plain.title}, at a club table ({CLUB_WORDS})"
+    assert club.spec == f"{spec}+club" and club.calls_at_word
+    assert at_club(club) is club
+    assert at_club(club).spec == f"{spec}+club" and at_club(club).title == club.title
