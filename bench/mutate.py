@@ -792,7 +792,8 @@ def _run(ns: argparse.Namespace, to_run: list[Mutant], boxes: list[Sandbox], ori
             if not valid(originals[m.file], m):
                 outcome, line = Outcome("invalid", 0, 0), "not run: the mutated module does not compile"
             elif tests == [] and cover is not None and not cover.doctests_reach(m):
-                outcome, line = Outcome("uncovered", 0, 0), "SURVIVED (no test runs its lines)"
+                outcome = Outcome("uncovered", 0, 0)
+                line = ("equivalent, survived as listed" if eq else "SURVIVED") + " (no test runs its lines)"
             else:
                 cap = limit(m, tests)
                 box.mutate(m, originals)
