@@ -1051,11 +1051,12 @@ def test_the_elder_looking_at_the_cards_he_left_shows_them_to_nobody(looks: bool
 
 
 def test_a_pack_without_a_mode_is_dealt_by_twos() -> None:
-    """Law 9: "The dealer deals the cards by two at a time, or by three at a time", the top cards to his
-    adversary.  ``deal_from_pack`` (public, docs/api.md) deals by twos when no mode is given, as ``Deal.from_pack``
-    and ``Deal.shuffled`` do (and au cent always does, p. 16).  The pack in the order of the cards' numbers,
-    seven of spades first (spades, hearts, clubs, diamonds; seven up to ace), by twos: the elder two, the dealer
-    two, and so on to twenty-four; by threes, three and three; the stock is the eight diamonds."""
+    """Law 9: "The dealer must deal the cards by two at a time or by three at a time, giving the top cards to his
+    adversary, the next to himself, and so on".  ``deal_from_pack`` (public, docs/api.md) deals by twos when no
+    mode is given, as ``Deal.from_pack`` and ``Deal.shuffled`` do (and au cent always does, p. 16).  The pack in
+    the order of the cards' numbers, seven of spades first (spades, hearts, clubs, diamonds; seven up to ace), by
+    twos: the elder two, the dealer two, and so on to twenty-four; by threes, three and three; the stock is the
+    eight diamonds."""
     by_twos = (m("7S 8S JS QS 7H 8H JH QH 7C 8C JC QC"), m("9S 10S KS AS 9H 10H KH AH 9C 10C KC AC"),
                tuple(cards("7D 8D 9D 10D JD QD KD AD")))
     by_threes = (m("7S 8S 9S KS AS 7H JH QH KH 9C 10C JC"), m("10S JS QS 8H 9H 10H AH 7C 8C QC KC AC"),
@@ -1068,8 +1069,9 @@ def test_a_pack_without_a_mode_is_dealt_by_twos() -> None:
 @pytest.mark.parametrize("pack", [[32, *range(1, 32)], [-1, *range(1, 32)], list(range(31)), list(range(33))],
                          ids=["a-33rd-card-for-the-seven", "card-minus-one-for-the-seven", "31-cards", "33-cards"])
 def test_a_pack_short_of_the_seven_of_spades_or_of_other_length_is_refused(pack: list[int]) -> None:
-    """Law 75: a pack "incorrect" is no pack to deal.  A pack whose seven of spades is replaced by something not a
-    card of the pack, or a pack of thirty-one or thirty-three, is refused; none is dealt."""
+    """Law 75: "If a pack be discovered to be incorrect, redundant, or imperfect, the deal ... is void": online the
+    pack is checked before it is dealt.  A pack whose seven of spades is replaced by something not a card of the
+    pack, or a pack of thirty-one or thirty-three, is refused; none is dealt."""
     with pytest.raises(CardError, match="32 cards, each once"):
         deal_from_pack(pack)
 
