@@ -1099,8 +1099,8 @@ def _younger_reckons_sequences() -> Deal:
 def test_case_iv_in_sequences_what_the_shown_point_makes_bars_as_much_and_no_more() -> None:
     """Case IV: the elder's cards shown declare by implication what they make, here a tierce to a ten (the ten,
     nine and eight of spades of his point; the seven is the younger's).  The younger cannot reckon a tierce to a
-    ten: it is only equal, and equal sequences score nothing (Law 63).  A tierce to a knave is better, and good:
-    it scores three (Law 63); so does his quart to a knave, four."""
+    ten: it is only equal, and of equal sequences "neither scores anything for sequence" (p. 89).  A tierce to a
+    knave is higher, and good (Law 63): it scores three; his quart to a knave, longer, scores four."""
     deal = _younger_reckons_sequences()
     assert deal.phase == Phase.YOUNGER_RECKON_SEQUENCES
     assert [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show] == [(ELDER, m("AS 10S 9S 8S"), 4)]
