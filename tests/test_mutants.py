@@ -1419,8 +1419,8 @@ def test_after_a_game_lost_by_the_law_the_next_game_starts_at_love() -> None:
 
 
 def test_a_game_won_at_exactly_a_hundred_is_over() -> None:
-    """p. 20: "the first to make a hundred" wins the game: a hundred exactly is enough, and the next deal starts the
-    next game at nothing."""
+    """p. 20: "A game is one hundred up": a hundred exactly wins it (before the adversary has fifty, a double game),
+    and the next deal starts the next game at nothing."""
     after = AU_CENT.running_scores([{"A": 70, "B": 20}, {"A": 30, "B": 0}, {"A": 4, "B": 9}])
     assert after == [{"A": 70, "B": 20}, {"A": 100, "B": 20}, {"A": 4, "B": 9}]
     assert AU_CENT.game_scores(after[:2]) == {"A": 0, "B": 0}
