@@ -25,6 +25,13 @@ the kill rate over the mutants that are not equivalent and every survivor, and e
     python bench/mutate.py --list                   # the mutants and their ids, nothing run
     python bench/mutate.py --show ID                # one mutant's change, as a diff
     python bench/mutate.py --only 'deal.py|Deal._score|'   # the mutants whose id contains this
+    python bench/mutate.py --results run.jsonl      # each result appended as it comes; run again to go on
+
+With ``--results`` a stopped run loses nothing: each mutant's result is appended to the file (one JSON object a
+line) as soon as it is known, and a later run with the same file reuses every result recorded against the same
+core (the three modules, byte for byte) instead of running it again.  A kill is reused as it stands (tests are
+added, not weakened); a survivor is run again when the tests have changed since it was recorded, so that a new
+test may kill it.  The figures printed at the end are over every mutant chosen, reused or run.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import hashlib
 import json
 import os
 import random
@@ -49,6 +57,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = Path("src/piquet/core")
@@ -310,6 +319,48 @@ def load_equivalent(path: Path = EQUIVALENT) -> dict[str, str]:
     return out
 
 
+def core_print(root: Path = ROOT) -> str:
+    """A fingerprint of the three modules of the core: a recorded result holds only for the core it was run on."""
+    h = hashlib.sha256()
+    for f in FILES:
+        h.update((root / CORE / f).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def tests_print(root: Path = ROOT) -> str:
+    """A fingerprint of the tests (every ``.py`` under ``tests/`` and the root ``conftest.py``): a survivor
+    recorded against other tests is run again."""
+    h = hashlib.sha256()
+    for path in sorted((root / "tests").rglob("*.py")) + [root / "conftest.py"]:
+        if path.exists() and "__pycache__" not in path.parts:
+            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+#: The statuses of a result that a change of the tests may change: a survivor (run, or run by no test).
+_SURVIVED = ("passed", "uncovered")
+
+
+def recorded(path: Path, core: str, tests: str) -> dict[str, dict[str, object]]:
+    """The results in a ``--results`` file that still hold, by mutant id (the last recorded for each): those run
+    on this core, and, for a survivor, with these tests too.  A line cut short by a stop is skipped."""
+    out: dict[str, dict[str, object]] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # the last line of a run killed while writing it
+        if not isinstance(entry, dict) or entry.get("core") != core or entry.get("status") in ("error", None):
+            continue
+        if entry["status"] in _SURVIVED and entry.get("tests_print") != tests:
+            out.pop(str(entry["id"]), None)
+            continue
+        out[str(entry["id"])] = entry
+    return out
+
+
 # ------------------------------------------------------------------ running the tests
 
 _PYTEST = ("-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
@@ -535,9 +586,9 @@ class Sandbox:
                                     {"COVERAGE_FILE": str(data_file)})
         if outcome.status != "passed":
             return outcome, Coverage({}, order, {})
-        seconds: Counter[str] = Counter()
+        seconds: dict[str, float] = {}
         for found in re.finditer(r"^([0-9.]+)s (?:setup|call|teardown) +(\S.*)$", out, re.M):
-            seconds[found[2]] += float(found[1])
+            seconds[found[2]] = seconds.get(found[2], 0.0) + float(found[1])
         import coverage  # the test extra; only this mode needs it
 
         data = coverage.CoverageData(basename=str(data_file))
@@ -585,6 +636,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the mutants with their ids; run nothing")
     ap.add_argument("--show", metavar="ID", help="print the change one mutant makes, as a diff; run nothing")
     ap.add_argument("--json", type=Path, help="write every result to this file")
+    ap.add_argument("--results", type=Path, help="append each result to this file (JSON lines) as it comes, and "
+                    "reuse those it holds for the same core (a survivor only with the same tests): a stopped run "
+                    "goes on where it stopped")
     ns = ap.parse_args(argv)
     if ns.jobs < 1:
         ap.error("--jobs must be at least 1")
@@ -621,116 +675,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     to_run = mutants if ns.check_equivalent else [m for m in mutants if m.id not in equivalent]
     if ns.sample is not None and ns.sample < len(to_run):
         to_run = sorted(random.Random(ns.seed).sample(to_run, ns.sample), key=mutants.index)
+    chosen = to_run
+    fingerprints: dict[str, object] = {"core": core_print(), "tests_print": tests_print()}
+    previous = recorded(ns.results, str(fingerprints["core"]), str(fingerprints["tests_print"])) \
+        if ns.results else {}
+    reused = [{**previous[m.id], "equivalent": m.id in equivalent, "line": m.line, "reused": True}
+              for m in chosen if m.id in previous]
+    to_run = [m for m in chosen if m.id not in previous]
     print(f"{len(mutants)} mutants of the scoring core ({', '.join(f'{f} {n}' for f, n in by_file.items())}), "
-          f"{n_equivalent} of them listed equivalent in {EQUIVALENT.name}; running {len(to_run)}"
+          f"{n_equivalent} of them listed equivalent in {EQUIVALENT.name}; "
+          + (f"{len(reused)} of the {len(chosen)} chosen already recorded in {ns.results}; " if ns.results else "")
+          + f"running {len(to_run)}"
           + (f" (a sample, seed {ns.seed})" if ns.sample is not None else ""), flush=True)
     originals = {f: (ROOT / CORE / f).read_bytes() for f in FILES}
-    boxes = [Sandbox(ns.tests) for _ in range(min(ns.jobs, max(1, len(to_run))))]
+    boxes = [Sandbox(ns.tests) for _ in range(min(ns.jobs, len(to_run)))]
     results: list[dict[str, object]] = []
     cpu_start = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    log = ns.results.open("a") if ns.results else None
     try:
-        box = boxes[0]
-        box.check_import()
-        box.mutate(None, originals)
-        cover: Coverage | None = None
-        if ns.all_tests:
-            base = box.run(None, timeout=3600)
-        else:
-            base, cover = box.record()
-        if base.status != "passed":
-            print(f"the tests fail with no mutant: {base.first}")
-            return 2
-        print(f"the tests pass unmutated in {base.seconds:.1f} s, {base.cpu:.1f} s of CPU ({len(ns.tests)} files, "
-              f"PIQUET_PURE=1" + (", under coverage: each mutant runs the tests that run its lines)"
-                                  if cover else ", each mutant runs them all)"), flush=True)
-        lock = threading.Lock()
-        todo = list(enumerate(to_run, 1))
-        start = time.perf_counter()
-
-        def limit(m: Mutant, tests: list[str] | None) -> float:
-            """The CPU seconds a mutant may take: about six times what its tests take unmutated."""
-            if ns.timeout:
-                return float(ns.timeout)
-            if cover is None:
-                return max(30.0, 5 * base.cpu)
-            return max(20.0, 2 * (base.cpu if tests is None else cover.cost(tests, m.file)))
-
-        def work(box: Sandbox) -> None:
-            while True:
-                with lock:
-                    if not todo:
-                        return
-                    i, m = todo.pop(0)
-                eq = m.id in equivalent
-                entry: dict[str, object] = {"id": m.id, "line": m.line, "equivalent": eq}
-                tests = cover.select(m) if cover else None
-                if not valid(originals[m.file], m):
-                    outcome, line = Outcome("invalid", 0, 0), "not run: the mutated module does not compile"
-                elif tests == [] and cover is not None and not cover.doctests_reach(m):
-                    outcome, line = Outcome("uncovered", 0, 0), "SURVIVED (no test runs its lines)"
-                else:
-                    cap = limit(m, tests)
-                    box.mutate(m, originals)
-                    outcome = box.run(m.file, cap, tests)
-                    if outcome.status == "error" and tests is not None:
-                        tests = None  # the mutant changed the tests' ids (a parameter from the core): run them all
-                        outcome = box.run(m.file, limit(m, tests), tests)
-                    verdict = {"failed": "killed", "timeout": "killed (time)", "passed": "SURVIVED",
-                               "error": "NOT RUN"}[outcome.status]
-                    if eq:
-                        verdict = "equivalent, " + ("survived as listed" if outcome.status == "passed"
-                                                    else "but KILLED: unlist it")
-                    n_tests = "all" if tests is None else str(len(tests))
-                    line = f"{verdict:<14} {outcome.cpu:5.1f} s CPU, {n_tests:>3} tests"
-                entry.update(status=outcome.status, seconds=round(outcome.seconds, 2), cpu=round(outcome.cpu, 2),
-                             tests=None if tests is None else len(tests), first_failure=outcome.first)
-                with lock:
-                    print(f"[{i}/{len(to_run)}] {line}  {m.describe()}", flush=True)
-                    results.append(entry)
-
-        failures: list[BaseException] = []
-
-        def guarded(box: Sandbox) -> None:
-            try:
-                work(box)
-            except BaseException as e:  # a thread's exception would otherwise end it silently
-                with lock:
-                    failures.append(e)
-                    todo.clear()
-
-        threads = [threading.Thread(target=guarded, args=(b,), daemon=True) for b in boxes]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        if failures:
-            raise failures[0]
-        elapsed = time.perf_counter() - start
+        if to_run:
+            code = _run(ns, to_run, boxes, originals, equivalent, results, log, fingerprints)
+            if code is not None:
+                return code
     finally:
         for b in boxes:
             b.close()
+        if log is not None:
+            log.close()
+    elapsed = time.perf_counter() - start
     cpu_end = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_total = (cpu_end.ru_utime + cpu_end.ru_stime) - (cpu_start.ru_utime + cpu_start.ru_stime)
     if len(results) < len(to_run):
         print(f"stopped after {len(results)} of {len(to_run)} mutants")
         return 2
 
-    order = {m.id: i for i, m in enumerate(to_run)}
+    results += reused
+    order = {m.id: i for i, m in enumerate(chosen)}
     results.sort(key=lambda r: order[str(r["id"])])
     invalid = sum(r["status"] == "invalid" for r in results)
     errors = [r for r in results if r["status"] == "error"]
     ran = [r for r in results if not r["equivalent"] and r["status"] not in ("invalid", "error")]
     killed = [r for r in ran if r["status"] in ("failed", "timeout")]
-    survivors = [r for r in ran if r["status"] in ("passed", "uncovered")]
+    survivors = [r for r in ran if r["status"] in _SURVIVED]
     wrongly_listed = [r for r in results if r["equivalent"] and r["status"] in ("failed", "timeout")]
     timeouts = sum(r["status"] == "timeout" for r in ran)
     uncovered = sum(r["status"] == "uncovered" for r in ran)
     rate = 100 * len(killed) / len(ran) if ran else 100.0
-    print(f"\n{len(results)} mutants run in {elapsed / 60:.1f} min ({cpu_total / 60:.1f} min of CPU in the tests, "
-          f"{len(boxes)} at once); {len(killed)} killed ({timeouts} by time), {len(survivors)} survived"
+    mutant_cpu = sum(float(str(r["cpu"])) for r in results)
+    print(f"\n{len(results) - len(reused)} mutants run in {elapsed / 60:.1f} min ({cpu_total / 60:.1f} min of CPU "
+          f"in the tests, {len(boxes)} at once)"
+          + (f", {len(reused)} results reused from {ns.results}" if reused else "")
+          + f"; of the {len(results)}: {len(killed)} killed ({timeouts} by time), {len(survivors)} survived"
           + (f" ({uncovered} run by no test)" if uncovered else "")
           + f"; {n_equivalent} equivalent not counted"
           + (f"; {invalid} did not compile (not counted)" if invalid else ""))
+    if reused:
+        print(f"the {len(results)} mutants' own CPU time, reused ones included: {mutant_cpu / 60:.1f} min")
     print(f"kill rate: {len(killed)}/{len(ran)} = {rate:.1f}% of the mutants that are not equivalent")
     if survivors:
         print("survivors (a test should notice each, or it belongs in the equivalent list with why):")
@@ -744,8 +745,98 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.json:
         ns.json.write_text(json.dumps({"kill_rate": rate, "selected": not ns.all_tests, "jobs": len(boxes),
                                        "minutes": round(elapsed / 60, 2), "cpu_minutes": round(cpu_total / 60, 2),
+                                       "mutant_cpu_minutes": round(mutant_cpu / 60, 2), "reused": len(reused),
                                        "results": results}, indent=1) + "\n")
     return 2 if errors else 1 if survivors or wrongly_listed else 0
+
+
+def _run(ns: argparse.Namespace, to_run: list[Mutant], boxes: list[Sandbox], originals: dict[str, bytes],
+         equivalent: dict[str, str], results: list[dict[str, object]], log: IO[str] | None,
+         fingerprints: dict[str, object]) -> int | None:
+    """Record the unmutated tests under coverage, then run ``to_run`` on ``boxes``, one thread each, appending to
+    ``results`` (and to ``log``, a line each, as it comes); an exit code if the tests fail unmutated."""
+    box = boxes[0]
+    box.check_import()
+    box.mutate(None, originals)
+    cover: Coverage | None = None
+    if ns.all_tests:
+        base = box.run(None, timeout=3600)
+    else:
+        base, cover = box.record()
+    if base.status != "passed":
+        print(f"the tests fail with no mutant: {base.first}")
+        return 2
+    print(f"the tests pass unmutated in {base.seconds:.1f} s, {base.cpu:.1f} s of CPU ({len(ns.tests)} files, "
+          f"PIQUET_PURE=1" + (", under coverage: each mutant runs the tests that run its lines)"
+                              if cover else ", each mutant runs them all)"), flush=True)
+    lock = threading.Lock()
+    todo = list(enumerate(to_run, 1))
+
+    def limit(m: Mutant, tests: list[str] | None) -> float:
+        """The CPU seconds a mutant may take: about six times what its tests take unmutated."""
+        if ns.timeout:
+            return float(ns.timeout)
+        if cover is None:
+            return max(30.0, 5 * base.cpu)
+        return max(20.0, 2 * (base.cpu if tests is None else cover.cost(tests, m.file)))
+
+    def work(box: Sandbox) -> None:
+        while True:
+            with lock:
+                if not todo:
+                    return
+                i, m = todo.pop(0)
+            eq = m.id in equivalent
+            entry: dict[str, object] = {"id": m.id, "line": m.line, "equivalent": eq}
+            tests = cover.select(m) if cover else None
+            if not valid(originals[m.file], m):
+                outcome, line = Outcome("invalid", 0, 0), "not run: the mutated module does not compile"
+            elif tests == [] and cover is not None and not cover.doctests_reach(m):
+                outcome = Outcome("uncovered", 0, 0)
+                line = ("equivalent, survived as listed" if eq else "SURVIVED") + " (no test runs its lines)"
+            else:
+                cap = limit(m, tests)
+                box.mutate(m, originals)
+                outcome = box.run(m.file, cap, tests)
+                if outcome.status == "error" and tests is not None:
+                    tests = None  # the mutant changed the tests' ids (a parameter from the core): run them all
+                    outcome = box.run(m.file, limit(m, tests), tests)
+                verdict = {"failed": "killed", "timeout": "killed (time)", "passed": "SURVIVED",
+                           "error": "NOT RUN"}[outcome.status]
+                if eq:
+                    verdict = "equivalent, " + ("survived as listed" if outcome.status == "passed"
+                                                else "but KILLED: unlist it")
+                n_tests = "all" if tests is None else str(len(tests))
+                line = f"{verdict:<14} {outcome.cpu:5.1f} s CPU, {n_tests:>3} tests"
+            entry.update(status=outcome.status, seconds=round(outcome.seconds, 2), cpu=round(outcome.cpu, 2),
+                         tests=None if tests is None else len(tests), first_failure=outcome.first,
+                         all_tests=bool(ns.all_tests))
+            with lock:
+                print(f"[{i}/{len(to_run)}] {line}  {m.describe()}", flush=True)
+                results.append(entry)
+                if log is not None:
+                    log.write(json.dumps({**entry, **fingerprints}) + "\n")
+                    log.flush()
+                    os.fsync(log.fileno())
+
+    failures: list[BaseException] = []
+
+    def guarded(box: Sandbox) -> None:
+        try:
+            work(box)
+        except BaseException as e:  # a thread's exception would otherwise end it silently
+            with lock:
+                failures.append(e)
+                todo.clear()
+
+    threads = [threading.Thread(target=guarded, args=(b,), daemon=True) for b in boxes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failures:
+        raise failures[0]
+    return None
 
 
 if __name__ == "__main__":

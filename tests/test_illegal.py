@@ -82,8 +82,11 @@ def state(deal: Deal) -> dict[str, Any]:
     def freeze(v: Any) -> Any:
         return tuple(freeze(x) for x in v) if isinstance(v, list | tuple) else v
 
-    names = [n for k in type(deal).__mro__ for n in getattr(k, "__slots__", ())]
-    return {n: freeze(getattr(deal, n)) for n in names if hasattr(deal, n)}
+    # Its slots as Python source; compiled (piquet.core.native), mypyc lists them in ``__mypyc_attrs__``.
+    names = [n for k in type(deal).__mro__ for n in getattr(k, "__slots__", ()) or getattr(k, "__mypyc_attrs__", ())]
+    fields = {n: freeze(getattr(deal, n)) for n in names if hasattr(deal, n)}
+    assert {"phase", "hands", "events", "totals"} <= fields.keys(), "the deal's fields were not found"
+    return fields
 
 
 def refused(deal: Deal, action: Any, *words: str) -> str:

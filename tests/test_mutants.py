@@ -19,7 +19,7 @@ import pytest
 
 from piquet.core.actions import Action, DeclarePoint, DeclareSequences, DeclareSets, Discard, LookAtLeft, Play
 from piquet.core.cards import CardError, card_name, cards_of, parse_card
-from piquet.core.combinations import best_point, sequences_ok
+from piquet.core.combinations import best_point, compare, sequences_ok, set_key
 from piquet.core.deal import (
     Deal,
     IllegalAction,
@@ -33,11 +33,14 @@ from piquet.core.deal import (
     point_options,
     sequence_options,
     set_options,
+    shuffled_pack,
     surplus_words,
 )
 from piquet.core.events import (
     ELDER,
     POINT,
+    S_CARDS,
+    S_CARTE_BLANCHE,
     S_PIQUE,
     S_PLAY,
     S_POINT,
@@ -46,7 +49,12 @@ from piquet.core.events import (
     SEQUENCES,
     SETS,
     YOUNGER,
+    CallSequence,
     CallSet,
+    CarteBlanche,
+    CarteBlancheShown,
+    Exchange,
+    GameWon,
     Look,
     Miscall,
     Penalty,
@@ -56,14 +64,29 @@ from piquet.core.events import (
     Unanswered,
 )
 from piquet.core.events import Play as PlayEvent
-from piquet.core.rules import AU_CENT, RUBICON, AuCentRules, Rules, rules_named
+from piquet.core.observation import observe
+from piquet.core.partie import Partie
+from piquet.core.referee import Remedy
+from piquet.core.rules import (
+    AU_CENT,
+    CLUB_WORDS,
+    FOUR_DEAL,
+    RUBICON,
+    AuCentRules,
+    Rules,
+    at_club,
+    rules_named,
+)
 from piquet.records.record import deal_record
 from test_au_cent import play_out, reckon_play
 from test_club import ELDER_DEALT as CLUB_ELDER
 from test_club import STOCK as CLUB_STOCK
 from test_club import YOUNGER_DEALT as CLUB_YOUNGER
+from test_illegal import ELDER_DEALT as EXAMPLE_ELDER
+from test_illegal import STOCK as EXAMPLE_STOCK
 from test_illegal import TO_PHASE, at, example_deal, refused, state
-from test_irregular_deals import B_DISCARDED, cards, case_xxii, declare_nothing, lowest, m
+from test_illegal import YOUNGER_DEALT as EXAMPLE_YOUNGER
+from test_irregular_deals import B_DISCARDED, cards, case_xxii, declare_nothing, lowest, m, standing
 
 
 def P(card: str) -> Play:
@@ -97,6 +120,21 @@ def to_first_lead(rules: Rules) -> Deal:
     deal.apply(DeclareSequences(()))
     deal.apply(DeclareSets(()))
     deal.apply(P("7S"))
+    declarations = full_declarations(deal.hands[YOUNGER])
+    while deal.phase != Phase.PLAY:
+        if deal.phase == Phase.YOUNGER_LOOK:
+            deal.apply(LookAtLeft(False))
+        else:
+            deal.apply(declarations[deal.phase - Phase.YOUNGER_RECKON_POINT])
+    return deal
+
+
+def to_first_lead_with(lead: Play, rules: Rules = RUBICON) -> Deal:
+    """The deal above to the elder's first lead as ``to_first_lead`` makes it, with another card led."""
+    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK), rules, (0, 0) if rules.goal is not None else None)
+    for action in (Discard(m("7C")), LookAtLeft(False), Discard(m("8D") if rules.min_discard(YOUNGER) else 0),
+                   DeclarePoint(0), DeclareSequences(()), DeclareSets(()), lead):
+        deal.apply(action)
     declarations = full_declarations(deal.hands[YOUNGER])
     while deal.phase != Phase.PLAY:
         if deal.phase == Phase.YOUNGER_LOOK:
@@ -971,3 +1009,441 @@ def test_a_pack_of_thirty_two_that_is_not_the_thirty_two_cards_is_refused(pack: 
     or a card not of the pack, is refused, as a pack of another length is."""
     with pytest.raises(CardError, match="32 cards, each once"):
         deal_from_pack(pack)
+
+
+# ---------------------------------------------------------------- the survivors of the full run (issue 20, 2026-12)
+
+
+def test_a_declaration_of_three_nines_with_three_knaves_is_refused_with_the_law() -> None:
+    """Law 64 and p. 91: nines count nothing as a trio.  Declared together with a real trio (three knaves, which the
+    elder of the example deal holds), the declaration is refused with the law, as the nines alone are: it is not
+    a crash of the engine while it puts the two in order."""
+    deal = at("elder sets")
+    for nines in ("9S 9H 9C", "9S 9H 9C 9D"):
+        refused(deal, DeclareSets((m(nines), m("JS JH JC"))), "is not a quatorze or trio", "Law 64")
+        refused(deal, DeclareSets((m("JS JH JC"), m(nines))), "is not a quatorze or trio", "Law 64")
+
+
+def test_no_quatorze_or_trio_has_the_key_of_nothing() -> None:
+    """``set_key`` is public (docs/api.md); ``compare`` reads (0, 0) as nothing.  No cards make nothing: against
+    a player who declares nothing it is equal, and neither scores (p. 89-90)."""
+    assert set_key(0) == (0, 0)
+    assert compare(set_key(0), (0, 0)) == 0
+
+
+@pytest.mark.parametrize("looks", [False, True])
+def test_the_elder_looking_at_the_cards_he_left_shows_them_to_nobody(looks: bool) -> None:
+    """Law 33: the elder who leaves cards may look at them; p. 84: "He returns the cards thus looked at to the top
+    of the stock without showing them to his adversary."  What both players learn (the ``Look`` event) is
+    whether he looked, and no card."""
+    deal = at("elder discard")
+    deal.apply(Discard(m("KS 8C 7C")))  # three discarded: the elder takes three and leaves two (Law 21)
+    assert deal.phase == Phase.ELDER_LOOK
+    deal.apply(LookAtLeft(looks))
+    last = deal.events[-1]
+    assert type(last) is Look
+    assert (last.role, last.looked, last.cards, last.revealed) == (ELDER, looks, 0, 0)
+    # He took the nine and eight of spades and the king of hearts, and left the nine of clubs and king of diamonds:
+    # he has seen them if he looked; the younger has not.
+    assert deal.elder_looked is looks
+    assert observe(deal, ELDER).seen_left == (m("9C KD") if looks else 0)
+    assert observe(deal, YOUNGER).seen_left == 0
+
+
+def test_a_pack_without_a_mode_is_dealt_by_twos() -> None:
+    """Law 9: "The dealer must deal the cards by two at a time or by three at a time, giving the top cards to his
+    adversary, the next to himself, and so on".  ``deal_from_pack`` (public, docs/api.md) deals by twos when no
+    mode is given, as ``Deal.from_pack`` and ``Deal.shuffled`` do (and au cent always does, p. 16).  The pack in
+    the order of the cards' numbers, seven of spades first (spades, hearts, clubs, diamonds; seven up to ace), by
+    twos: the elder two, the dealer two, and so on to twenty-four; by threes, three and three; the stock is the
+    eight diamonds."""
+    by_twos = (m("7S 8S JS QS 7H 8H JH QH 7C 8C JC QC"), m("9S 10S KS AS 9H 10H KH AH 9C 10C KC AC"),
+               tuple(cards("7D 8D 9D 10D JD QD KD AD")))
+    by_threes = (m("7S 8S 9S KS AS 7H JH QH KH 9C 10C JC"), m("10S JS QS 8H 9H 10H AH 7C 8C QC KC AC"),
+                 by_twos[2])
+    pack = list(range(32))
+    assert deal_from_pack(pack) == by_twos == deal_from_pack(pack, 2)
+    assert deal_from_pack(pack, 3) == by_threes
+
+
+@pytest.mark.parametrize("pack", [[32, *range(1, 32)], [-1, *range(1, 32)], list(range(31)), list(range(33))],
+                         ids=["a-33rd-card-for-the-seven", "card-minus-one-for-the-seven", "31-cards", "33-cards"])
+def test_a_pack_short_of_the_seven_of_spades_or_of_other_length_is_refused(pack: list[int]) -> None:
+    """Law 75: "If a pack be discovered to be incorrect, redundant, or imperfect, the deal ... is void": online the
+    pack is checked before it is dealt.  A pack whose seven of spades is replaced by something not a card of the
+    pack, or a pack of thirty-one or thirty-three, is refused; none is dealt."""
+    with pytest.raises(CardError, match="32 cards, each once"):
+        deal_from_pack(pack)
+
+
+# A deal for Case IV in sequences: the elder calls a point of four spades, the ace, ten, nine and eight (thirty-
+# eight; Law 62), good against the younger's four hearts or four clubs (thirty-seven each), and shown (Law 55): the
+# cards shown make a tierce to a ten, which he does not call.  The younger holds the seven of spades (so the
+# elder's cards shown are the four spades and no more) and a quart to a knave in hearts.
+CASE_IV_ELDER = "AS 10S 9S 8S AH KH AC QC 9C QD 9D 7D"
+CASE_IV_YOUNGER = "KS 7S JH 10H 9H 8H KC JC 10C KD JD 10D"
+CASE_IV_STOCK = "8C 7C 8D AD QS JS QH 7H"
+
+
+def _younger_reckons_sequences() -> Deal:
+    """The deal above to the younger's reckoning of sequences: the elder gives the nine of clubs for the eight,
+    leaves four and does not look; the younger gives the king of spades for the seven of clubs; the elder calls
+    his four spades (good), and no sequence and no quatorze or trio, and leads the ace of spades."""
+    deal = Deal(m(CASE_IV_ELDER), m(CASE_IV_YOUNGER), cards(CASE_IV_STOCK))
+    for action in (Discard(m("9C")), LookAtLeft(False), Discard(m("KS")), DeclarePoint(m("AS 10S 9S 8S")),
+                   DeclarePoint(m("JH 10H 9H 8H")), DeclareSequences(()), DeclareSets(()), P("AS")):
+        deal.apply(action)
+    return deal
+
+
+def test_case_iv_in_sequences_what_the_shown_point_makes_bars_as_much_and_no_more() -> None:
+    """Case IV: the elder's cards shown declare by implication what they make, here a tierce to a ten (the ten,
+    nine and eight of spades of his point; the seven is the younger's).  The younger cannot reckon a tierce to a
+    ten: it is only equal, and of equal sequences "neither scores anything for sequence" (p. 89).  A tierce to a
+    knave is higher, and good (Law 63): it scores three; his quart to a knave, longer, scores four."""
+    deal = _younger_reckons_sequences()
+    assert deal.phase == Phase.YOUNGER_RECKON_SEQUENCES
+    assert [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show] == [(ELDER, m("AS 10S 9S 8S"), 4)]
+    refused(deal, DeclareSequences((m("10H 9H 8H"),)), "Law 56, Case IV")
+    for run, points in (("JH 10H 9H", 3), ("JH 10H 9H 8H", 4)):
+        deal = _younger_reckons_sequences()
+        assert DeclareSequences((m(run),)) in deal.legal_actions()
+        assert DeclareSequences((m(run),)) in set(deal.legal_actions())
+        deal.apply(DeclareSequences((m(run),)))
+        assert [(e.role, e.cards, e.points) for e in deal.events if type(e) is Show][-1] == (YOUNGER, m(run), points)
+
+
+@pytest.mark.parametrize("spec", ["rubicon", "au-cent+small-cards"])
+def test_to_the_seven_of_spades_led_the_younger_is_asked_and_his_spades_are_lawful(spec: str) -> None:
+    """Law 59 IV again, through ``verify`` and ``in legal_actions()`` (``apply`` takes a quicker path): to the
+    seven of spades led (card 0) it is the younger who plays, each spade he holds is lawful, and anything but a
+    card is refused as his turn to play (Law 56: nothing omitted can be reckoned now)."""
+    deal = to_first_lead(rules_named(spec))
+    assert deal.lead == 0 and deal.to_move == YOUNGER
+    for card in ("AS", "KS", "QS", "JS", "10S", "9S"):
+        assert P(card) in deal.legal_actions()
+        deal.verify(P(card))
+    with pytest.raises(IllegalAction, match=r"the younger hand must play a card now \(Law 56"):
+        deal.verify(DeclarePoint(0))
+
+
+def test_a_deal_from_a_pack_or_a_generator_is_dealt_by_twos_unless_told() -> None:
+    """Law 9, by two at a time (au cent: always, p. 16): ``Deal.from_pack`` and ``Deal.shuffled`` deal by twos when
+    no mode is given (``study/exchange.py`` and ``rl/encoding.py`` rely on it).  The elder's cards are the pack's
+    places 0, 1, 4, 5, 8, 9 ... 20, 21; the younger's 2, 3, 6, 7 ... 22, 23; the stock 24 to 31."""
+    elder_places = [i for i in range(24) if i % 4 < 2]
+    younger_places = [i for i in range(24) if i % 4 >= 2]
+    assert Deal.from_pack(list(range(32))).dealt == (m("7S 8S JS QS 7H 8H JH QH 7C 8C JC QC"),
+                                                     m("9S 10S KS AS 9H 10H KH AH 9C 10C KC AC"))
+    for seed in range(5):
+        pack = shuffled_pack(random.Random(seed))
+        deal = Deal.shuffled(random.Random(seed))
+        assert deal.dealt == (sum(1 << pack[i] for i in elder_places), sum(1 << pack[i] for i in younger_places))
+        assert deal.stock == tuple(pack[24:])
+
+
+@pytest.mark.parametrize(("sizes", "words"), [
+    ((13, 11, 8), "at least 2 and at most 6, one more than he takes in"),  # Law 40
+    ((13, 12, 7), "at least 2 and at most 6, one more than he takes in"),  # Law 41
+    ((11, 13, 8), "at least 0 and at most 4, one less than he takes in"),  # Law 42
+    ((12, 13, 7), "at least 1 and at most 5, as many as he takes in"),  # Law 43
+])
+def test_a_discard_out_of_laws_40_to_43_is_refused_in_their_words(sizes: tuple[int, int, int], words: str) -> None:
+    """Laws 40-43: the elder with thirteen discards "one card more than he takes in" (two at least, six if he takes
+    his five); with eleven "one less" (none if he takes one, four if five); with twelve and a stock of seven "the
+    same number".  A discard of seven is past each, and the refusal says his limits in those words."""
+    deal = standing(*sizes)
+    refused(deal, Discard(lowest(deal.hands[ELDER], 7)), f"the elder hand must discard {words} (Laws 40-43)")
+
+
+def test_at_au_cent_the_younger_discarding_more_than_is_left_is_told_he_may_discard_none() -> None:
+    """p. 17: at Piquet au cent the younger "is not obliged to discard"; Laws 22, 34: he may take all that is left.
+    The elder having taken his five, three are left: a discard of four is refused, saying both."""
+    deal = Deal(m(EXAMPLE_ELDER), m(EXAMPLE_YOUNGER), cards(EXAMPLE_STOCK), AU_CENT, (0, 0))
+    deal.apply(Discard(m("KS 8C 7C 9D 8D")))
+    assert deal.phase == Phase.YOUNGER_DISCARD
+    refused(deal, Discard(m("10S 7S 9H 7H")), "the younger hand may discard at most 3 cards, or none (p. 17)")
+
+
+def _short_younger(rules: Rules, game: tuple[int, int] | None, seed: int) -> Deal:
+    """The pack in order, dealt by twos; the elder takes his five (twelve); the younger discards three and takes in
+    two (eleven, Law 30); every call nothing and cards played at random (``seed``) until the deal ends."""
+    deal = Deal(*deal_from_pack(list(range(32)), 2), rules=rules, game=game)
+    deal.apply(Discard(lowest(deal.hands[ELDER], 5)))
+    deal.take_in(YOUNGER, lowest(deal.hands[YOUNGER], 3), 2, "Law 30")
+    rng = random.Random(seed)
+    while not deal.is_over:
+        declare_nothing(deal)
+        deal.apply(deal.legal_actions().sample(rng))
+    return deal
+
+
+def test_a_younger_of_eleven_leaves_the_elders_last_card_unanswered_a_trick_and_the_last() -> None:
+    """Law 30: the younger who discards three and takes two "must play with less than twelve cards, and his
+    adversary counts as tricks all cards that cannot be played to"; the elder's twelfth card is the twelfth trick,
+    the last, and scores one (Case XIX).  The play ends after the eleventh trick played."""
+    deal = _short_younger(RUBICON, None, 30)
+    assert deal.hands[YOUNGER] == 0 and deal.hands[ELDER].bit_count() == 1
+    assert [e for e in deal.events if type(e) is Unanswered] == [Unanswered(ELDER, 1, 1)]
+    assert sum(deal.tricks_won) == 12 and len([e for e in deal.events if type(e) is PlayEvent]) == 22
+    elder, younger = reckon_play(deal, (1 << 32) - 1)
+    assert (deal.scores[ELDER][S_PLAY], deal.scores[YOUNGER][S_PLAY]) == (elder + 1, younger)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_at_au_cent_the_game_won_by_the_card_unanswered_stops_the_deal_before_the_cards(seed: int) -> None:
+    """p. 20: the first to reach a hundred, in the order of scoring (Law 67: the play, then the cards), wins the
+    game, and the deal stops there.  The elder's last card, unanswered, counts a trick and scores one (Law 30,
+    Case XIX): with ninety-nine before it, he reaches a hundred on it, and nobody scores the cards after."""
+    first = _short_younger(AU_CENT, (0, 0), seed)
+    unanswered = next(i for i, e in enumerate(first.events) if type(e) is Unanswered)
+    before = sum(e.points for e in first.events[:unanswered] if type(e) is Score and e.role == ELDER)
+    deal = _short_younger(AU_CENT, (99 - before, 0), seed)
+    assert deal.game_won is not None and deal.game_won[0] == ELDER
+    last = deal.events[-1]
+    assert type(last) is GameWon and (last.role, last.score) == (ELDER, 100)
+    assert deal.events[-2] == Score(ELDER, S_PLAY, 1, 0)
+    assert type(deal.events[-3]) is Unanswered
+    assert deal.scores[ELDER][S_CARDS] == deal.scores[YOUNGER][S_CARDS] == 0
+
+
+def test_the_last_of_two_exchanges_against_the_laws_stands_as_the_first_did() -> None:
+    """Case XXII: an exchange against the laws, entered as it was made, stands and is not taken back like a move.
+    The elder discards five and takes four (Law 30) and does not look; the younger then discards four and takes
+    three (Law 30): that last step stands too, so the elder's look before it cannot be taken back either."""
+    deal = Deal.from_pack(list(range(32)))
+    deal.take_in(ELDER, lowest(deal.hands[ELDER], 5), 4, "Law 30")
+    deal.apply(LookAtLeft(False))
+    deal.take_in(YOUNGER, lowest(deal.hands[YOUNGER], 4), 3, "Law 30")
+    before = state(deal)
+    with pytest.raises(IllegalAction, match="an irregularity entered stands"):
+        deal.undo()
+    assert state(deal) == before
+    assert deal.hands[ELDER].bit_count() == deal.hands[YOUNGER].bit_count() == 11
+
+
+def test_the_seven_of_spades_led_at_the_second_trick_is_taken_back_as_a_lead() -> None:
+    """``undo`` takes back a card led as a lead: the seven of spades (card 0) led by the elder at the second trick
+    goes back to his hand, the lead and its point (Law 65) are undone, and the deal is as it was."""
+    deal = to_first_lead_with(P("KH"))
+    deal.apply(P("8H"))  # the younger follows with the eight of hearts: the elder's king wins
+    assert deal.leader == ELDER and deal.trick == 2
+    before = state(deal)
+    deal.apply(P("7S"))
+    assert deal.lead == 0 and deal.scores[ELDER][S_PLAY] == before["scores"][ELDER][S_PLAY] + 1
+    assert deal.undo() == P("7S")
+    assert state(deal) == before
+
+
+def test_the_card_that_leaves_a_card_unanswered_is_taken_back_with_its_trick() -> None:
+    """Law 57 (Laws 30, Case XIX): the younger's last card of eleven leaves the elder's twelfth unanswered, a trick
+    and the last.  Taking that card back takes back the trick unanswered and its point: the deal is as it was."""
+    deal = Deal(*deal_from_pack(list(range(32)), 2))
+    deal.apply(Discard(lowest(deal.hands[ELDER], 5)))
+    deal.take_in(YOUNGER, lowest(deal.hands[YOUNGER], 3), 2, "Law 30")
+    rng = random.Random(30)
+    before = state(deal)
+    while not deal.is_over:
+        declare_nothing(deal)
+        before = state(deal)
+        deal.apply(deal.legal_actions().sample(rng))
+    assert any(type(e) is Unanswered for e in deal.events) and sum(deal.tricks_won) == 12
+    deal.undo()
+    assert state(deal) == before and sum(deal.tricks_won) == 10
+
+
+# A carte blanche (Law 18: twelve cards without king, queen or knave), and the other hand and the stock.
+BLANCHE = "AS 10S 9S 8S 7S AH 10H 9H AC 10C AD 10D"
+BLANCHE_OTHER = "KS QS JS KH QH JH 8H KC QC JC 9C KD"
+BLANCHE_STOCK = "7H 8C 7C QD JD 9D 8D 7D"
+
+
+def test_the_younger_announces_his_carte_blanche_once_and_shows_it_when_the_elder_has_discarded() -> None:
+    """Law 20: a carte blanche is announced at once, shown as soon as the adversary has discarded, and scores ten
+    (Law 18) before anything else (Law 67 I).  The younger announces it once: showing it is no second announcing."""
+    deal = Deal(m(BLANCHE_OTHER), m(BLANCHE), cards(BLANCHE_STOCK))
+    assert deal.events == [CarteBlanche(YOUNGER)]
+    deal.apply(Discard(m("9C")))
+    assert deal.events[1:] == [Exchange(ELDER, 1, 4), CarteBlancheShown(YOUNGER, m(BLANCHE)),
+                               Score(YOUNGER, S_CARTE_BLANCHE, 10, m(BLANCHE))]
+
+
+def test_at_au_cent_the_elders_carte_blanche_wins_the_game_when_the_younger_has_discarded() -> None:
+    """At Piquet au cent the elder announces his carte blanche at once (p. 16 defers only the younger's), shows it
+    when the younger has discarded (Law 20) and scores ten first (Law 67 I): from ninety-five that is a hundred
+    and five, the game, a double as the younger has not fifty (p. 20), and the deal stops.  Nobody announces a
+    carte blanche for the younger, who has none; and no penalty can be entered in a deal that is over."""
+    deal = Deal(m(BLANCHE), m(BLANCHE_OTHER), cards(BLANCHE_STOCK), AU_CENT, (95, 0))
+    assert deal.events == [CarteBlanche(ELDER)]
+    deal.apply(Discard(m("7S")))
+    deal.apply(LookAtLeft(False))
+    deal.apply(Discard(m("9C")))
+    # The elder took one and left four, and did not look; the younger took one and left six.
+    assert deal.events == [CarteBlanche(ELDER), Exchange(ELDER, 1, 4), Look(ELDER, False, 0), Exchange(YOUNGER, 1, 6),
+                           CarteBlancheShown(ELDER, m(BLANCHE)), Score(ELDER, S_CARTE_BLANCHE, 10, m(BLANCHE)),
+                           GameWon(ELDER, 105, True)]
+    assert deal.is_over and deal.game_won == (ELDER, True)
+    before = state(deal)
+    with pytest.raises(IllegalAction, match="before the calling begins"):
+        deal.reckons_nothing(YOUNGER, "Law 27")
+    assert state(deal) == before
+
+
+def test_an_elder_who_takes_in_the_whole_stock_is_entered_as_he_took_it() -> None:
+    """Law 28: the elder who mixes with his hand the bottom three cards of the stock reckons nothing (or the younger
+    may have a fresh deal): an exchange against the laws, entered as it was made (``take_in``).  He may have taken
+    all eight; not nine, which the stock has not; and nothing discarded and nothing taken is no exchange."""
+    deal = example_deal()
+    before = state(deal)
+    with pytest.raises(IllegalAction, match="the stock holds 8 cards: 9 cannot be taken in"):
+        deal.take_in(ELDER, m("KS 8C 7C 9D 8D"), 9, "Law 28")
+    with pytest.raises(IllegalAction, match="nothing discarded and nothing taken in is no exchange"):
+        deal.take_in(ELDER, 0, 0, "Law 28")
+    assert state(deal) == before
+    deal.take_in(ELDER, m("KS 8C 7C 9D 8D"), 8, "Law 28")
+    # He kept the ace and knave of spades, the ace, queen, knave and eight of hearts and the knave of clubs.
+    assert deal.hands[ELDER] == m("AS JS AH QH JH 8H JC") | m(EXAMPLE_STOCK) and deal.hands[ELDER].bit_count() == 15
+
+
+def test_a_penalty_entered_after_the_exchange_stands_and_is_recorded() -> None:
+    """Law 27: the younger reckons nothing that deal, entered after his exchange (before the calling).  It is not
+    taken back like a move, nor are the moves before it; the record of the deal keeps it, with its law."""
+    deal = example_deal()
+    deal.apply(Discard(m("KS 8C 7C 9D 8D")))
+    deal.apply(Discard(m("7S 9H 7H")))
+    deal.reckons_nothing(YOUNGER, "Law 27")
+    before = state(deal)
+    with pytest.raises(IllegalAction, match="an irregularity entered stands"):
+        deal.undo()
+    assert state(deal) == before
+    (ruled,) = deal_record(deal, "B").irregularities
+    assert (ruled.remedy, ruled.after, ruled.law) == (Remedy.RECKONS_NOTHING, "younger_discard", "Law 27")
+
+
+def test_the_elders_calls_of_sequence_and_trio_are_heard_as_made() -> None:
+    """Laws 48-49: the elder calls his sequence by its length and the card it is to, his quatorze or trio by its
+    size and rank.  In the example deal (p. 103-105) he calls "a quart major" and "three knaves"."""
+    deal = at("elder sets")
+    calls = [e for e in deal.events if type(e) is CallSequence]
+    assert calls == [CallSequence(ELDER, 4, parse_card("AH") & 7)]
+    deal.apply(DeclareSets((m("JS JH JC"),)))
+    assert deal.events[-1] == CallSet(ELDER, 3, parse_card("JS") & 7)
+
+
+def test_the_sequences_a_quart_minor_in_spades_may_be_declared_as() -> None:
+    """The ten, nine, eight and seven of spades, the lowest cards of the pack (the seven of spades is card 0): a
+    quart minor (Law 63), declared whole, or sunk to the tierce to a ten or the tierce minor within it, or not at
+    all; no other hand of these cards makes a run.  Four choices."""
+    hand = m("10S 9S 8S 7S AH QH 10H 8H AC QC AD QD")
+    assert set(sequence_options(hand)) == {(), (m("10S 9S 8S 7S"),), (m("10S 9S 8S"),), (m("9S 8S 7S"),)}
+    assert len(list(sequence_options(hand))) == 4
+
+
+def test_a_game_won_at_a_hundred_is_no_forfeit() -> None:
+    """p. 20: the first to a hundred wins the game.  Only a game lost by the law is a forfeit (p. 17 (3): "he
+    loses the game"), told as such ("lost by ..."): A reaching a hundred and four (sixty, then forty-four) with B at
+    thirty wins a double game, not a forfeit; B losing the next game by the law in its first deal is one."""
+    after = AU_CENT.running_scores([{"A": 60, "B": 30}, {"A": 44, "B": 0}, {"A": 12, "B": 20}], {2: "B"})
+    assert after == [{"A": 60, "B": 30}, {"A": 104, "B": 30}, {"A": 12, "B": 20}]
+    (won, lost) = AU_CENT.games(after, {2: "B"})
+    assert (won.number, won.first_deal, won.last_deal, won.scores, won.winner, won.double, won.forfeit) == (
+        1, 0, 1, {"A": 104, "B": 30}, "A", True, False)
+    assert (lost.number, lost.winner, lost.double, lost.forfeit) == (2, "A", False, True)
+
+
+def test_the_cards_drawn_in_play_follow_the_generator_given() -> None:
+    """``LegalActions.sample``: "the same card for the same generator" (the arena's and the benches' seeds repeat on
+    it), whatever ``LegalActions`` view draws it and whatever generator it drew with before; and over many
+    generators every card the player may play is drawn (Law 59: any card of the suit led, here spades)."""
+    deal = to_first_lead(RUBICON)
+    drawn = [deal.legal_actions().sample(random.Random(seed)) for seed in range(40)]
+    view = deal.legal_actions()
+    again = [view.sample(random.Random(seed)) for seed in range(40)]
+    assert drawn == again
+    assert cards_played(drawn) == {"AS", "KS", "QS", "JS", "10S", "9S"}
+    one, two = random.Random(8), random.Random(8)
+    assert [view.sample(one) for _ in range(10)] == [deal.legal_actions().sample(two) for _ in range(10)]
+
+
+@pytest.mark.parametrize("spec", ["rubicon", "four-deal", "au-cent", "au-cent+small-cards+fours", "rubicon+club"])
+def test_the_rules_are_written_as_the_call_that_names_them(spec: str) -> None:
+    """``repr`` of the rules in force is the call that names them with their agreements (p. 19; a club table),
+    and reads back to rules that play alike."""
+    rules = rules_named(spec)
+    assert repr(rules) == f"rules_named({spec!r})"
+    assert rules_named(spec) == rules and rules.deal_terms == rules_named(spec).deal_terms
+
+
+def test_a_partie_takes_only_deals_made_under_its_own_rules() -> None:
+    """A deal belongs to its partie's rules: the six-deal and the four-deal partie play their deals alike (Law 71
+    and its note change only the number of deals and what each counts), but a deal at a club table (calls at the
+    player's word, Laws 52-54), or au cent without the small cards (p. 19), is another game's deal."""
+    cards_dealt = deal_from_pack(list(range(32)), 2)
+    assert Partie(FOUR_DEAL).add_deal(Deal(*cards_dealt, rules=RUBICON)).rules == RUBICON
+    with pytest.raises(ValueError, match="not made under the partie's rules"):
+        Partie(RUBICON).add_deal(Deal(*cards_dealt, rules=rules_named("rubicon+club")))
+    with pytest.raises(ValueError, match="not made under the partie's rules"):
+        Partie(AU_CENT).add_deal(Deal(*cards_dealt, rules=rules_named("au-cent+small-cards"), game=(0, 0)))
+
+
+def test_a_partie_of_deals_has_no_game_to_lose() -> None:
+    """p. 17 (3): a player "loses the game" by the law only at Piquet au cent, a game of so many up; a partie of
+    Rubicon Piquet is of deals (Law 71), and a game lost in it is refused."""
+    with pytest.raises(ValueError, match=r"a game is lost only at a game of so many up \(p. 17\)"):
+        RUBICON.running_scores([{"A": 30, "B": 12}], {0: "A"})
+    assert RUBICON.running_scores([{"A": 30, "B": 12}, {"A": 5, "B": 40}]) == [{"A": 30, "B": 12}, {"A": 35, "B": 52}]
+
+
+def test_after_a_game_lost_by_the_law_the_next_game_starts_at_love() -> None:
+    """p. 17 (3): the younger who takes up one of the top five cards of the stock "loses the game"; p. 20: the game
+    over, the next begins at nothing.  B loses the first game so in its second deal (sixty to thirty, then ten to
+    twenty: seventy to fifty); the third deal, five and five, is the first of the second game, and so on: A makes
+    a hundred and four in the second game at its third deal, winning it, B having eighty-five (no double)."""
+    deal_scores = [{"A": 60, "B": 30}, {"A": 10, "B": 20}, {"A": 5, "B": 5}, {"A": 40, "B": 50},
+                   {"A": 59, "B": 30}, {"A": 0, "B": 12}]
+    lost = {1: "B"}
+    after = AU_CENT.running_scores(deal_scores, lost)
+    assert after == [{"A": 60, "B": 30}, {"A": 70, "B": 50}, {"A": 5, "B": 5}, {"A": 45, "B": 55},
+                     {"A": 104, "B": 85}, {"A": 0, "B": 12}]
+    first, second = AU_CENT.games(after, lost)
+    assert (first.number, first.first_deal, first.last_deal, first.winner, first.double, first.forfeit) == (
+        1, 0, 1, "A", False, True)
+    assert (second.number, second.first_deal, second.last_deal, second.scores, second.winner, second.double,
+            second.forfeit) == (2, 2, 4, {"A": 104, "B": 85}, "A", False, False)
+    # What the next deal is given as its game's scores (p. 20): nothing after a game won or lost, else the game's.
+    assert AU_CENT.game_scores(after[:1], lost) == {"A": 60, "B": 30}
+    assert AU_CENT.game_scores(after[:2], lost) == {"A": 0, "B": 0}
+    assert AU_CENT.game_scores(after[:4], lost) == {"A": 45, "B": 55}
+    assert AU_CENT.game_scores(after[:5], lost) == {"A": 0, "B": 0}
+    assert AU_CENT.game_scores(after, lost) == {"A": 0, "B": 12}
+
+
+def test_a_game_won_at_exactly_a_hundred_is_over() -> None:
+    """p. 20: "A game is one hundred up": a hundred exactly wins it (before the adversary has fifty, a double game),
+    and the next deal starts the next game at nothing."""
+    after = AU_CENT.running_scores([{"A": 70, "B": 20}, {"A": 30, "B": 0}, {"A": 4, "B": 9}])
+    assert after == [{"A": 70, "B": 20}, {"A": 100, "B": 20}, {"A": 4, "B": 9}]
+    assert AU_CENT.game_scores(after[:2]) == {"A": 0, "B": 0}
+    (game,) = AU_CENT.games(after)
+    assert (game.last_deal, game.winner, game.double) == (1, "A", True)
+
+
+def test_a_deal_ends_one_game_at_most() -> None:
+    """A game lost by the law in a deal (p. 17 (3)) is that deal's game, a single one, however its scores stand:
+    the deal does not end a second game as well."""
+    after = AU_CENT.running_scores([{"A": 60, "B": 30}, {"A": 50, "B": 0}], {1: "B"})
+    assert after[-1] == {"A": 110, "B": 30}
+    (game,) = AU_CENT.games(after, {1: "B"})
+    assert (game.winner, game.double, game.forfeit) == ("A", False, True)
+
+
+@pytest.mark.parametrize("spec", ["rubicon", "au-cent+small-cards"])
+def test_a_club_table_is_one_agreement_said_once(spec: str) -> None:
+    """The club table (calls at the player's word, Laws 52-54) is an agreement added to the rules in force and
+    named in their title; the rules of a club table at a club table are the same rules, not the agreement twice."""
+    plain = rules_named(spec)
+    club = at_club(plain)
+    assert club.title == f"{plain.title}, at a club table ({CLUB_WORDS})"
+    assert club.spec == f"{spec}+club" and club.calls_at_word
+    assert at_club(club) is club
+    assert at_club(club).spec == f"{spec}+club" and at_club(club).title == club.title

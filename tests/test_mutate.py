@@ -119,3 +119,36 @@ def test_the_tests_chosen_for_a_mutant_are_those_that_ran_its_lines() -> None:
     ret = next(m for m in found if m.kind == "negate" and m.before == "elder")
     assert cover.select(ret) == [] and not cover.doctests_reach(ret)  # run by nothing: survives unrun
     assert cover.cost(["tests/test_a.py::test_one"], "toy.py") == 1.75
+
+
+def test_a_results_file_gives_back_what_still_holds(tmp_path: Path) -> None:
+    """``--results``: a result holds for the core it was run on; a survivor only for the tests too (a new test may
+    kill it), a kill whatever the tests; the last line for a mutant wins; a line cut short by a stop is skipped."""
+    path = tmp_path / "run.jsonl"
+    lines = [
+        {"id": "a", "status": "failed", "core": "C1", "tests_print": "T0"},  # killed under older tests: holds
+        {"id": "b", "status": "passed", "core": "C1", "tests_print": "T0"},  # survived older tests: run again
+        {"id": "c", "status": "passed", "core": "C1", "tests_print": "T1"},  # survived these tests: holds
+        {"id": "d", "status": "timeout", "core": "C0", "tests_print": "T1"},  # another core: run again
+        {"id": "e", "status": "uncovered", "core": "C1", "tests_print": "T0"},  # run by no test then: run again
+        {"id": "f", "status": "error", "core": "C1", "tests_print": "T1"},  # pytest could not run it: again
+        {"id": "c", "status": "failed", "core": "C1", "tests_print": "T1"},  # a later line for c wins
+    ]
+    path.write_text("".join(json.dumps(e) + "\n" for e in lines) + '{"id": "g", "sta')
+    held = mutate.recorded(path, "C1", "T1")
+    assert set(held) == {"a", "c"}
+    assert held["a"]["status"] == "failed" and held["c"]["status"] == "failed"
+    assert mutate.recorded(tmp_path / "none.jsonl", "C1", "T1") == {}
+
+
+def test_the_fingerprints_follow_the_core_and_the_tests(tmp_path: Path) -> None:
+    for name in mutate.FILES:
+        (tmp_path / mutate.CORE).mkdir(parents=True, exist_ok=True)
+        (tmp_path / mutate.CORE / name).write_text("x = 1\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text("def test_x() -> None: ...\n")
+    core, tests = mutate.core_print(tmp_path), mutate.tests_print(tmp_path)
+    (tmp_path / "tests" / "test_x.py").write_text("def test_x() -> None:\n    assert True\n")
+    assert mutate.core_print(tmp_path) == core and mutate.tests_print(tmp_path) != tests
+    (tmp_path / mutate.CORE / "deal.py").write_text("x = 2\n")
+    assert mutate.core_print(tmp_path) != core
