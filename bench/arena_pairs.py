@@ -12,10 +12,10 @@ the CPU time of the run.
     python bench/arena_pairs.py search-deep search --pairs 500 --seed 1 --workers 2 --out /tmp/deep.pickles
     python bench/arena_pairs.py search-deep search --seed 1 --out /tmp/deep.pickles --report
 
-Besides the levels, it knows the top level with one part taken out
-(``piquet.players.search.WITHOUT``): ``deep-without-every-count``,
-``deep-without-halving``, ``deep-without-discard-prior``,
-``deep-without-reckoning``, ``deep-without-partie-score``.
+Besides the levels, it knows the variants of the top level of
+``bench/variants.py``: ``deep-without-every-count``, ``deep-without-halving``,
+``deep-without-discard-prior``, ``deep-without-reckoning``,
+``deep-without-partie-score``, ``deep-own-next``.
 """
 
 from __future__ import annotations
@@ -24,20 +24,12 @@ import argparse
 import pickle
 import resource
 import time
-from functools import partial
 from pathlib import Path
 
+import variants  # bench/variants.py, beside this script
 from piquet.core.rules import rules_named
-from piquet.players.levels import Level, level_named, register_level
-from piquet.players.search import WITHOUT, SearchPlayer
+from piquet.players.levels import level_named
 from piquet.study.arena import ArenaReport, PartieResult, _play_pair, format_arena, mean_interval, run_jobs
-
-
-def register_parts() -> None:
-    """The top level with one part taken out (``search.WITHOUT``: ``deep-without-halving``, ...), as levels."""
-    for strength in WITHOUT.values():
-        register_level(Level(strength.name, partial(SearchPlayer, strength=strength),
-                             "search-deep with one part taken out (docs/players.md)"))
 
 
 def load(path: Path) -> list[tuple[PartieResult, PartieResult]]:
@@ -74,7 +66,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--report", action="store_true", help="print the report of the pairs done, play nothing")
     ns = ap.parse_args()
-    register_parts()
+    variants.register()
     levels = (level_named(ns.p1).name, level_named(ns.p2).name)
     rules_named(ns.rules)
     done = load(ns.out)

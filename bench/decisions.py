@@ -31,6 +31,7 @@ from piquet.core.events import ELDER, YOUNGER
 from piquet.core.observation import Observation, PartieContext, observe
 from piquet.players.base import SimplePlayer
 from piquet.players.levels import LEVEL_NAMES, make_player
+from variants import register  # bench/variants.py: the variants of the top level, as levels
 
 KINDS = ("exchange", "calls", "first card", "play")
 
@@ -95,6 +96,7 @@ def main() -> None:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--no-partie", action="store_true", help="the deals alone, not as deals of a partie")
     ns = ap.parse_args()
+    register()
     clock = time.process_time if ns.clock == "cpu" else time.perf_counter
     levels = ns.levels.split(",")
     baseline = measure("simple", ns.deals, clock, not ns.no_partie)

@@ -134,6 +134,11 @@ WITHOUT: dict[str, Strength] = {
     "reckoning": replace(DEEP, name="deep-without-reckoning", reckon_first=False),
     "partie-score": replace(DEEP, name="deep-without-partie-score", partie_every_deal=False),
 }
+#: Parts tried on the top level and measured in the arena against it (docs/players.md): the information-set
+#: look-ahead in play for the best three cards.
+TRIED: dict[str, Strength] = {
+    "own-next": replace(DEEP, name="deep-own-next", own_next=3),
+}
 
 _DISCARDS = (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD)
 _LOOKS = (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK)
@@ -950,8 +955,8 @@ def deep_player(seed: int | None = None) -> SearchPlayer:
 
 
 __all__ = [
-    "DEAL_SCORES", "DEEP", "FAST", "FULL", "RACE_TRICKS", "WITHOUT", "DealJudge", "ExchangeResult", "GameJudge",
-    "GameModel", "Judge", "SearchPlayer", "Strength", "after_card", "deep_player", "discard_candidates",
+    "DEAL_SCORES", "DEEP", "FAST", "FULL", "RACE_TRICKS", "TRIED", "WITHOUT", "DealJudge", "ExchangeResult",
+    "GameJudge", "GameModel", "Judge", "SearchPlayer", "Strength", "after_card", "deep_player", "discard_candidates",
     "discard_shortlist", "fast_player", "full_player", "fusion_regret", "game_model", "greedy_discard",
     "hand_scores_and_play", "last_deal", "pique_need", "race_values", "settlement_value", "simulate_exchange",
     "successive_halving",
