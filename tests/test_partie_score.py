@@ -12,6 +12,7 @@ from piquet.core.deal import Deal, Phase
 from piquet.core.events import ELDER, YOUNGER
 from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.rules import FOUR_DEAL, RUBICON
+from piquet.players import settlement
 from piquet.players.base import SimplePlayer
 from piquet.players.search import (
     DEEP,
@@ -216,3 +217,34 @@ def test_under_the_line_and_far_behind_the_top_level_plays_for_its_own_points() 
             mine[c] += g[c] / len(worlds)
     assert diff[weighted.card] < diff[points.card]
     assert mine[weighted.card] > mine[points.card]
+
+
+@pytest.mark.slow
+def test_the_formula_is_the_models_settlement_simulated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the difference drawn from the two scores apart (as the rubicon terms take them), the formula gives
+    what 20,000 parties simulated from the same tables settle at on average (within about three standard
+    errors)."""
+    elder, younger, _ = RUBICON_DEAL_SCORES
+    diff = [0.0] * 71
+    for i, p in enumerate(elder):
+        for j, q in enumerate(younger):
+            diff[max(-35, min(35, i - j)) + 35] += p * q
+    monkeypatch.setattr(settlement, "RUBICON_DEAL_SCORES", (elder, younger, tuple(diff)))
+    deals = ((True, 1), (False, 1), (True, 2))
+    model = settlement.PartieModel(deals)
+    rng = random.Random(1)
+
+    def draw(dist: tuple[float, ...]) -> int:
+        """A score in steps of five, spread evenly over the points of its step (none below nothing)."""
+        step = rng.choices(range(len(dist)), dist)[0]
+        return max(0, 5 * step + rng.randint(-2, 2))
+
+    for mine, his in ((0, 0), (80, 200), (150, 150)):
+        total = 0
+        for _ in range(20_000):
+            x = y = 0
+            for is_elder, times in deals:
+                e, yy = draw(elder), draw(younger)
+                x, y = (x + times * e, y + times * yy) if is_elder else (x + times * yy, y + times * e)
+            total += settle(mine + x, his + y)
+        assert model.value(mine, his) == pytest.approx(total / 20_000, abs=6.0), (mine, his)
