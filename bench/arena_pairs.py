@@ -11,6 +11,11 @@ the CPU time of the run.
 
     python bench/arena_pairs.py search-deep search --pairs 500 --seed 1 --workers 2 --out /tmp/deep.pickles
     python bench/arena_pairs.py search-deep search --seed 1 --out /tmp/deep.pickles --report
+
+Besides the levels, it knows the variants of the top level of
+``bench/variants.py``: ``deep-without-every-count``, ``deep-without-halving``,
+``deep-without-discard-prior``, ``deep-without-reckoning``,
+``deep-without-partie-score``, ``deep-own-next``.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import resource
 import time
 from pathlib import Path
 
+import variants  # bench/variants.py, beside this script
 from piquet.core.rules import rules_named
 from piquet.players.levels import level_named
 from piquet.study.arena import ArenaReport, PartieResult, _play_pair, format_arena, mean_interval, run_jobs
@@ -60,6 +66,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--report", action="store_true", help="print the report of the pairs done, play nothing")
     ns = ap.parse_args()
+    variants.register()
     levels = (level_named(ns.p1).name, level_named(ns.p2).name)
     rules_named(ns.rules)
     done = load(ns.out)

@@ -8,9 +8,13 @@ the play.  For each kind it prints the median, the 90th and 99th
 percentiles and the maximum in milliseconds, and the level's mean time per
 decision as a ratio to the simple player's, measured in the same run.
 ``--clock cpu`` times the process's CPU time instead of the wall clock: on
-a shared machine, what the decision itself cost.
+a shared machine, what the decision itself cost.  Deal ``i`` is played as
+deal ``i % 6 + 1`` of a partie of Rubicon Piquet, the partie at 22 to 28
+points a deal played (the level's seat first), so a level that weighs the
+partie's score in every deal pays for it here; ``--no-partie`` plays the
+deals alone, as before.
 
-    python bench/decisions.py [--deals N] [--levels a,b,...] [--clock wall|cpu]
+    python bench/decisions.py [--deals N] [--levels a,b,...] [--clock wall|cpu] [--no-partie]
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from collections.abc import Callable, Sequence
 
 from piquet.core.actions import Action
 from piquet.core.deal import Deal, Phase
-from piquet.core.observation import Observation
+from piquet.core.events import ELDER, YOUNGER
+from piquet.core.observation import Observation, PartieContext, observe
 from piquet.players.base import SimplePlayer
 from piquet.players.levels import LEVEL_NAMES, make_player
-from piquet.players.runner import play_deal
+from variants import register  # bench/variants.py: the variants of the top level, as levels
 
 KINDS = ("exchange", "calls", "first card", "play")
 
@@ -58,14 +63,24 @@ class Timed:
         return 2
 
 
-def measure(level: str, deals: int, clock: Callable[[], float] = time.perf_counter) -> Timed:
+def context(i: int, elder: bool) -> PartieContext:
+    """The level's place in a partie for deal ``i``: deal ``i % 6 + 1``, 22 to 28 a deal played (seat A)."""
+    n = i % 6 + 1
+    return PartieContext(seat="A", dealer="B" if elder else "A", deal_number=n, deals_in_partie=6,
+                         rules="rubicon", scores={"A": 22 * (n - 1), "B": 28 * (n - 1)})
+
+
+def measure(level: str, deals: int, clock: Callable[[], float] = time.perf_counter, partie: bool = True) -> Timed:
     timed = Timed(make_player(level, 1), clock)
     for i in range(deals):
         deal = Deal.shuffled(random.Random(f"bench:{i}"))
-        if i % 2:
-            play_deal(deal, SimplePlayer(), timed)
-        else:
-            play_deal(deal, timed, SimplePlayer())
+        elder = not i % 2
+        players = (timed, SimplePlayer()) if elder else (SimplePlayer(), timed)
+        mine = ELDER if elder else YOUNGER
+        ctx = context(i, elder) if partie else None
+        while not deal.is_over:
+            role = deal.to_move or 0
+            deal.apply(players[role].choose(observe(deal, role, ctx if role == mine else None)))
     return timed
 
 
@@ -79,17 +94,19 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--levels", default=",".join(LEVEL_NAMES))
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    ap.add_argument("--no-partie", action="store_true", help="the deals alone, not as deals of a partie")
     ns = ap.parse_args()
+    register()
     clock = time.process_time if ns.clock == "cpu" else time.perf_counter
     levels = ns.levels.split(",")
-    baseline = measure("simple", ns.deals, clock)
+    baseline = measure("simple", ns.deals, clock, not ns.no_partie)
     base_times = [t for k in KINDS for t in baseline.times[k]]
     base_mean = statistics.fmean(base_times)
     print(f"{ns.deals} deals a level against the simple player; times in ms (median / p90 / p99 / max), "
           f"{ns.clock} clock")
     print(f"{'level':<12} " + " ".join(f"{k:>29}" for k in KINDS) + f" {'mean':>8} {'x simple':>9}")
     for level in levels:
-        timed = baseline if level == "simple" else measure(level, ns.deals, clock)
+        timed = baseline if level == "simple" else measure(level, ns.deals, clock, not ns.no_partie)
         cells = []
         for k in KINDS:
             xs = timed.times[k]

@@ -17,6 +17,8 @@ from piquet.players.levels import LEVEL_NAMES, level_named, make_player
 from piquet.players.search import (
     DEEP,
     FULL,
+    TRIED,
+    WITHOUT,
     SearchPlayer,
     Strength,
     discard_shortlist,
@@ -166,3 +168,27 @@ def _low(hand: int, n: int) -> int:
     for c in sorted(cards_of(hand), key=lambda c: (c & 7, c))[:n]:
         out |= 1 << c
     return out
+
+
+# ---------------------------------------------------------------- its parts, for the arena
+
+
+def test_each_variant_takes_out_or_adds_only_its_part() -> None:
+    """``WITHOUT``: the top level less one part each, differing from ``DEEP`` in that part's fields alone (the
+    race's variant keeps the 400 deals: every candidate in 16 worlds); ``TRIED``: the part tried."""
+    parts = {
+        "every-count": {"every_count", "discards_per_count"},
+        "halving": {"exchange_sims", "exchange_worlds", "play_worlds", "call_worlds"},
+        "discard-prior": {"prior"},
+        "reckoning": {"reckon_first"},
+        "partie-score": {"partie_every_deal"},
+    }
+    assert set(WITHOUT) == set(parts)
+    for part, fields in parts.items():
+        variant = WITHOUT[part]
+        changed = {f for f in vars(DEEP) if f != "name" and getattr(variant, f) != getattr(DEEP, f)}
+        assert changed == fields, part
+        assert variant.name == f"deep-without-{part}"
+    assert WITHOUT["halving"].exchange_worlds * len(discard_shortlist(HAND, 5, True, 1, 12)) <= DEEP.exchange_sims
+    assert {f for f in vars(DEEP) if getattr(TRIED["own-next"], f) != getattr(DEEP, f)} == {"name", "own_next"}
+    assert DEEP.own_next == 0  # not kept: the arena did not show it stronger (docs/players.md)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations
 from typing import Protocol
@@ -76,6 +76,7 @@ from piquet.core.events import (
 from piquet.core.observation import Observation, first_card, lawful
 from piquet.core.rules import RUBICON, Rules, rules_named
 from piquet.players.base import DECLARING, ElectsToDeal, keep_value
+from piquet.players.settlement import partie_model
 from piquet.players.solver import Position, card_values, value
 from piquet.players.worlds import World, game_of, rebuild, sample_worlds
 
@@ -97,19 +98,47 @@ class Strength:
     #: the same game on any machine.
     exchange_sims: int = 0
     first_worlds: int = 4
+    #: The candidates: every count from the fewest cards to all he may take (``discard_shortlist``), or the short
+    #: list of ``discard_candidates`` (the elder five, four and three; the younger all and one fewer).
+    every_count: bool = False
     #: A safety cut in CPU seconds a decision (0: none): calibrated never to fire, it keeps a slow machine
     #: under the limit of a second, at the cost of repeating the game exactly.
     seconds: float = 0.0
     #: At the elder's first lead, the younger's reckoning still to come is counted in each world (Law 67)
     #: when the deal is judged by the partie's score (``Judge``), not only at Piquet au cent.
     reckon_first: bool = False
+    #: Every deal of a partie of so many deals judged by the settlement its scores are likely to lead to
+    #: (``Judge``, ``settlement.PartieModel``), not only the last: the rubicon's line and a close partie weigh.
+    partie_every_deal: bool = False
+    #: Information-set look-ahead in play: the best ``own_next`` cards by the sampled search are valued again with
+    #: the player's next card one for all the worlds he will not tell apart (``fusion_regret``); 0: none.
+    own_next: int = 0
 
 
 FAST = Strength("search-fast", play_worlds=6, discards_per_count=2, exchange_worlds=6)
 FULL = Strength("search", play_worlds=20, discards_per_count=4, exchange_worlds=16)
 #: The top level: the anytime exchange over every discard, worlds read from the adversary's discard.
 DEEP = Strength("search-deep", play_worlds=32, discards_per_count=12, exchange_worlds=64, call_worlds=48,
-                prior="discard", exchange_sims=400, first_worlds=4, seconds=0.9, reckon_first=True)
+                prior="discard", exchange_sims=400, first_worlds=4, every_count=True, seconds=0.9,
+                reckon_first=True, partie_every_deal=True)
+#: The top level with one part taken out at a time, for the arena (docs/players.md, "What each part gained"):
+#: the short list of ``search`` (four a count) raced instead of every count; every candidate in 16 worlds (the
+#: same 400 deals or fewer) instead of the race, and ``search``'s worlds in play and at the calls; worlds drawn
+#: uniformly; the younger's reckoning not counted at the elder's first lead; only the last deal judged by the
+#: settlement.
+WITHOUT: dict[str, Strength] = {
+    "every-count": replace(DEEP, name="deep-without-every-count", every_count=False, discards_per_count=4),
+    "halving": replace(DEEP, name="deep-without-halving", exchange_sims=0, exchange_worlds=16, play_worlds=20,
+                       call_worlds=24),
+    "discard-prior": replace(DEEP, name="deep-without-discard-prior", prior="uniform"),
+    "reckoning": replace(DEEP, name="deep-without-reckoning", reckon_first=False),
+    "partie-score": replace(DEEP, name="deep-without-partie-score", partie_every_deal=False),
+}
+#: Parts tried on the top level and measured in the arena against it (docs/players.md): the information-set
+#: look-ahead in play for the best three cards.
+TRIED: dict[str, Strength] = {
+    "own-next": replace(DEEP, name="deep-own-next", own_next=3),
+}
 
 _DISCARDS = (Phase.ELDER_DISCARD, Phase.YOUNGER_DISCARD)
 _LOOKS = (Phase.ELDER_LOOK, Phase.YOUNGER_LOOK)
@@ -322,9 +351,9 @@ class ExchangeResult:
     a count.
     """
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, every_deal: bool = False) -> None:
         self.role = obs.role
-        self.judge = Judge.of(obs)
+        self.judge = Judge.of(obs, every_deal)
         self.rules = obs.rules
         self.game = game_of(obs)
         self.theirs: dict[tuple[int, int], Mask] = {}
@@ -390,11 +419,14 @@ def last_deal(obs: Observation) -> bool:
 
 
 class Judge:
-    """What a deal's scores are worth in the last deal of a partie: the settlement they lead to (Laws 72-73).
+    """What a deal's scores are worth in a partie of so many deals: the settlement they lead to (Laws 72-73).
 
     ``judge(mine, theirs)`` takes the points the player and his adversary
     score in the whole deal (so far and to come) and returns what the partie
-    is then worth to the player.
+    is then worth to the player: in the last deal the settlement itself; with
+    deals still to come (``every_deal``), its expectation over them
+    (``settlement.PartieModel``), so the rubicon's line, a tie and the doubled
+    deals of the four-deal partie weigh from the first deal on.
     """
 
     def __init__(self, obs: Observation) -> None:
@@ -405,18 +437,28 @@ class Judge:
         self.multiplier = p.multiplier
         self.me = p.scores.get(p.seat, 0)
         self.them = p.scores.get(other, 0)
+        rules = rules_named(p.rules)
+        to_come = rules.deals_to_come(p.deal_number, p.deals_in_partie)
+        elder = obs.role == ELDER  # the deal alternates (Law 16): elder in every other deal to come
+        self.model = partie_model(tuple(((i % 2 == 1) == elder, rules.multiplier(p.deal_number + i))
+                                        for i in range(to_come))) if to_come else None
 
     def __call__(self, mine: float, theirs: float, first: tuple[float, float] = (0.0, 0.0)) -> float:
         m = self.multiplier
-        return settlement_value(round(self.me + m * mine), round(self.them + m * theirs), self.rules)
+        me, them = round(self.me + m * mine), round(self.them + m * theirs)
+        if self.model is None:
+            return settlement_value(me, them, self.rules)
+        return self.model.value(me, them)
 
     @staticmethod
-    def of(obs: Observation) -> DealJudge | None:
-        """The judge of this deal: at a game of so many up ``GameJudge``; in the last deal of a partie the
-        settlement; ``None`` elsewhere (then points are points)."""
+    def of(obs: Observation, every_deal: bool = False) -> DealJudge | None:
+        """The judge of this deal: at a game of so many up ``GameJudge``; in the last deal of a partie (with
+        ``every_deal``, in any deal of one) the settlement; ``None`` elsewhere (then points are points)."""
         if obs.rules.partie_of_games:
             return GameJudge(obs)
-        return Judge(obs) if last_deal(obs) else None
+        if last_deal(obs) or (every_deal and obs.partie is not None):
+            return Judge(obs)
+        return None
 
 
 # ---------------------------------------------------------------- the game of a hundred up (au cent)
@@ -731,18 +773,19 @@ class SearchPlayer(ElectsToDeal):
     # ------------------------------------------------------------ exchange
 
     def choose_discard(self, obs: Observation) -> Mask:
-        """The short list tried in every world, or (``exchange_sims``) every count's best raced by halving."""
+        """The candidates (``every_count``: every count's best) tried in every world, or (``exchange_sims``)
+        raced by successive halving."""
         s = self.strength
         start = time.process_time()
         elder = obs.role == ELDER
-        if s.exchange_sims:
+        if s.every_count:
             candidates = discard_shortlist(obs.hand, obs.max_discard, elder, obs.min_discard, s.discards_per_count)
         else:
             candidates = discard_candidates(obs.hand, obs.max_discard, elder, s.discards_per_count, obs.min_discard)
         if len(candidates) == 1:
             return candidates[0]
         worlds = self.worlds(obs, s.exchange_worlds)
-        result = ExchangeResult(obs)
+        result = ExchangeResult(obs, s.partie_every_deal)
         first = s.first_worlds if s.exchange_sims else len(worlds)  # without a budget: every one in every world
         best = successive_halving(len(candidates), len(worlds), lambda i, j: result(j, worlds[j], candidates[i]),
                                   s.exchange_sims, first, _deadline(start, s.seconds))
@@ -779,12 +822,13 @@ class SearchPlayer(ElectsToDeal):
         worlds = self.worlds(obs, s.play_worlds)
         me = obs.role
         leader = me if obs.lead < 0 else 1 - me
-        judge = Judge.of(obs)
+        judge = Judge.of(obs, s.partie_every_deal)
         so_far = (sum(obs.scores[me]), sum(obs.scores[1 - me]))
         first_lead = obs.trick == 1 and obs.lead < 0
         race = isinstance(judge, GameJudge) and obs.hand.bit_count() <= RACE_TRICKS
         by_role = (sum(obs.scores[ELDER]), sum(obs.scores[YOUNGER]))
         totals = dict.fromkeys(legal, 0.0)
+        seen: list[tuple[Position, dict[Card, int], dict[Card, float]]] = []  # for ``own_next``
         for w in worlds:
             if stop is not None and w is not worlds[0] and stop():
                 break  # the safety cut: the worlds seen so far decide
@@ -808,11 +852,88 @@ class SearchPlayer(ElectsToDeal):
             if judge is None:
                 for c in legal:
                     totals[c] += diff[c]
+                if s.own_next:
+                    seen.append((pos, diff, dict.fromkeys(legal, 1.0)))
                 continue
             gain = card_values(pos, (1, 0))
             for c in legal:
                 totals[c] += judge(scored[0] + gain[c], scored[1] + gain[c] - diff[c], scored)
+            if s.own_next:
+                seen.append((pos, diff, _slope(judge, scored, gain, diff)))
+        if s.own_next and not race and obs.hand.bit_count() > 2 and len(seen) > 1:
+            best = sorted(legal, key=lambda c: (-totals[c], c))[:s.own_next]
+            return max(best, key=lambda c: (totals[c] - fusion_regret(seen, c), -c))
         return max(legal, key=lambda c: (totals[c], -c))
+
+
+def _slope(judge: DealJudge, scored: tuple[int, int], gain: dict[Card, int], diff: dict[Card, int]
+           ) -> dict[Card, float]:
+    """What a point of the difference is worth to ``judge`` at each card's result (a finite difference)."""
+    out = {}
+    for c, d in diff.items():
+        mine, theirs = scored[0] + gain[c], scored[1] + gain[c] - d
+        out[c] = (judge(mine + 5, theirs - 5, scored) - judge(mine - 5, theirs + 5, scored)) / 20
+    return out
+
+
+def after_card(pos: Position, c: Card) -> Position | None:
+    """The position once ``c`` is played (Law 65's points counted against the pique still live), or None at the
+    end of the play."""
+    role = pos.to_play
+    hands = (pos.hands[0] & ~(1 << c), pos.hands[1]) if role == ELDER else (pos.hands[0], pos.hands[1] & ~(1 << c))
+    need = pos.pique_need
+    if pos.lead < 0:
+        winner, pts, leader, lead, won = role, pos.counting >> c & 1, pos.leader, c, pos.tricks_won
+    else:
+        if not hands[0] and not hands[1]:
+            return None
+        lead = pos.lead
+        winner = role if c >> 3 == lead >> 3 and c > lead else pos.leader
+        pts = pos.counting >> c & 1 if winner == role else 0
+        leader, lead = winner, -1
+        won = (pos.tricks_won[0] + 1, pos.tricks_won[1]) if winner == ELDER else (pos.tricks_won[0],
+                                                                                  pos.tricks_won[1] + 1)
+    if pts and need:
+        need = 0 if winner == YOUNGER or pts >= need else need - pts
+    return Position(hands, leader, lead, won, need, pos.counting)
+
+
+def fusion_regret(seen: list[tuple[Position, dict[Card, int], dict[Card, float]]], c: Card) -> float:
+    """What perfect-information sampling overvalues ``c`` by at the player's next card (strategy fusion).
+
+    In each world (its position, the solver's values of its cards, and what a
+    point is worth there) ``c`` is played, and the adversary answers as the
+    solver would, until the player is to play again.  The sampled search gives
+    him his best card in each world apart; but he cannot tell apart the worlds
+    in which the adversary played the same cards, and must play one card in
+    all of them.  For each such set, the card losing least over its worlds
+    (in the solver's points, each world's loss weighed by its worth of a
+    point) is his, and the loss is the regret.  By the telescoping of the
+    solver's values, the result of the player's card in a world is the
+    sampled value of ``c`` less that card's shortfall from his best there
+    (Furtak and Buro's imperfect-information Monte Carlo, one card deep).
+    """
+    groups: dict[tuple[Card, ...], list[tuple[dict[Card, int], float]]] = {}
+    for pos, _, slope in seen:
+        me = pos.to_play
+        nxt = after_card(pos, c)
+        seq: list[Card] = []
+        while nxt is not None and nxt.to_play != me:
+            theirs = card_values(nxt)
+            r = max(theirs, key=lambda x: (theirs[x], -x))
+            seq.append(r)
+            nxt = after_card(nxt, r)
+        if nxt is None:
+            continue
+        groups.setdefault(tuple(seq), []).append((card_values(nxt), slope[c]))
+    regret = 0.0
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        cards = members[0][0].keys()
+        loss = {c2: sum(k * (max(v.values()) - v[c2]) for v, k in members) for c2 in cards}
+        regret += min(loss.values())
+    return regret
 
 
 def _playable(obs: Observation) -> Mask:
@@ -834,8 +955,9 @@ def deep_player(seed: int | None = None) -> SearchPlayer:
 
 
 __all__ = [
-    "DEAL_SCORES", "DEEP", "FAST", "FULL", "RACE_TRICKS", "DealJudge", "ExchangeResult", "GameJudge", "GameModel",
-    "Judge", "SearchPlayer", "Strength", "deep_player", "discard_candidates", "discard_shortlist", "fast_player",
-    "full_player", "game_model", "greedy_discard", "hand_scores_and_play", "last_deal", "pique_need", "race_values",
-    "settlement_value", "simulate_exchange", "successive_halving",
+    "DEAL_SCORES", "DEEP", "FAST", "FULL", "RACE_TRICKS", "TRIED", "WITHOUT", "DealJudge", "ExchangeResult",
+    "GameJudge", "GameModel", "Judge", "SearchPlayer", "Strength", "after_card", "deep_player", "discard_candidates",
+    "discard_shortlist", "fast_player", "full_player", "fusion_regret", "game_model", "greedy_discard",
+    "hand_scores_and_play", "last_deal", "pique_need", "race_values", "settlement_value", "simulate_exchange",
+    "successive_halving",
 ]
