@@ -126,7 +126,7 @@ class Collector:
         out: dict[str, dict[str, float | int]] = {}
         for name, total, recent in zip(_GENERATIONS, self.passes, self.recent, strict=True):
             last = [took for at, took in recent if at >= since]
-            out[name] = {"passes": total, "last_minute": len(last), "max_ms": round(1000 * max(last, default=0.0), 1)}
+            out[name] = {"passes": total, "last_minute": len(last), "max_ms": round(1000 * max(last, default=0.0), 3)}
         return out
 
     async def stop(self) -> None:
