@@ -65,9 +65,12 @@ def test_the_phone_cards_names_and_reconnecting(tmp_path_factory: pytest.TempPat
         page.wait_for_function(f"() => {TABLE_JS}.dataset.phase !== ''")
         if page.get_by_test_id("table").get_attribute("data-phase") == "cut":  # he lets her deal: by twos
             page.get_by_test_id("deal-by-2").tap()
-        # Twelve cards laid out (in the DOM before the table is shown, they measure nothing).
+        # Twelve cards laid out (in the DOM before the table is shown, they measure nothing), and his turn to
+        # discard: the computer, which deals or discards first, has nothing more to send that would lay the hand
+        # out again while it is measured.
         page.wait_for_function("() => { const c = document.querySelectorAll('[data-testid=hand] > [data-card]'); "
-                               "return c.length === 12 && [...c].every(e => e.getBoundingClientRect().width > 0); }")
+                               f"return {TABLE_JS}.dataset.myTurn === 'true' && c.length === 12 "
+                               "&& [...c].every(e => e.getBoundingClientRect().width > 0); }")
 
         # The cards: tap targets of 44 px at least, none covering another, two rows of six, all on the screen.
         boxes = card_boxes(page)
