@@ -111,26 +111,11 @@ def to_first_lead(rules: Rules) -> Deal:
     """The deal above to the elder's first lead, the seven of spades: the elder discards the seven of clubs and
     takes the ten; the younger keeps his hand (au cent, p. 17) or, at Rubicon Piquet, gives the eight of diamonds
     for the nine of clubs; the elder calls nothing; the younger reckons all he holds and does not look."""
-    deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK), rules,
-                (0, 0) if rules.goal is not None else None)
-    deal.apply(Discard(m("7C")))
-    deal.apply(LookAtLeft(False))
-    deal.apply(Discard(m("8D") if rules.min_discard(YOUNGER) else 0))
-    deal.apply(DeclarePoint(0))
-    deal.apply(DeclareSequences(()))
-    deal.apply(DeclareSets(()))
-    deal.apply(P("7S"))
-    declarations = full_declarations(deal.hands[YOUNGER])
-    while deal.phase != Phase.PLAY:
-        if deal.phase == Phase.YOUNGER_LOOK:
-            deal.apply(LookAtLeft(False))
-        else:
-            deal.apply(declarations[deal.phase - Phase.YOUNGER_RECKON_POINT])
-    return deal
+    return to_first_lead_with(P("7S"), rules)
 
 
 def to_first_lead_with(lead: Play, rules: Rules = RUBICON) -> Deal:
-    """The deal above to the elder's first lead as ``to_first_lead`` makes it, with another card led."""
+    """The deal above to the elder's first lead, ``lead`` led (``to_first_lead``: the seven of spades)."""
     deal = Deal(m(ELDER_DEALT), m(YOUNGER_DEALT), cards(STOCK), rules, (0, 0) if rules.goal is not None else None)
     for action in (Discard(m("7C")), LookAtLeft(False), Discard(m("8D") if rules.min_discard(YOUNGER) else 0),
                    DeclarePoint(0), DeclareSequences(()), DeclareSets(()), lead):
