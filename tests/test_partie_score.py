@@ -25,7 +25,7 @@ from piquet.players.search import (
     pique_need,
     settlement_value,
 )
-from piquet.players.settlement import RUBICON_DEAL_SCORES, partie_model, settle
+from piquet.players.settlement import RUBICON_DEAL_SCORES, partie_model
 from piquet.players.solver import Position, card_values
 
 
@@ -42,7 +42,7 @@ def test_with_no_deal_to_come_the_value_is_the_settlement() -> None:
     model = partie_model(())
     for mine in range(0, 260, 7):
         for his in range(0, 260, 11):
-            assert model.value(mine, his) == settle(mine, his) == settlement_value(mine, his, "rubicon")
+            assert model.value(mine, his) == settlement_value(mine, his, "rubicon")
 
 
 @pytest.mark.parametrize("deals", [((True, 1),), ((False, 1), (True, 1), (False, 1)), ((True, 1), (False, 2))])
@@ -168,7 +168,7 @@ def test_fusion_regret_counts_the_guess_the_player_cannot_make() -> None:
     worlds = [CardSet.parse("7S KH 7D").mask, CardSet.parse("7S 7H KD").mask]
     positions = [Position((me, w), ELDER, -1, (5, 4)) for w in worlds]
     ace = _card("AS")
-    seen = [(pos, card_values(pos), dict.fromkeys(cards_of(me), 1.0)) for pos in positions]
+    seen = [(pos, dict.fromkeys(cards_of(me), 1.0)) for pos in positions]
     assert fusion_regret(seen, ace) == 1.0
     assert fusion_regret(seen[:1] * 2, ace) == 0.0  # one world: no guess
     # The other leads tell the worlds apart (the king falls or not) or leave nothing to guess.
@@ -246,5 +246,5 @@ def test_the_formula_is_the_models_settlement_simulated(monkeypatch: pytest.Monk
             for is_elder, times in deals:
                 e, yy = draw(elder), draw(younger)
                 x, y = (x + times * e, y + times * yy) if is_elder else (x + times * yy, y + times * e)
-            total += settle(mine + x, his + y)
+            total += settlement_value(mine + x, his + y, "rubicon")
         assert model.value(mine, his) == pytest.approx(total / 20_000, abs=6.0), (mine, his)

@@ -76,7 +76,7 @@ from piquet.core.events import (
 from piquet.core.observation import Observation, first_card, lawful
 from piquet.core.rules import RUBICON, Rules, rules_named
 from piquet.players.base import DECLARING, ElectsToDeal, keep_value
-from piquet.players.settlement import partie_model
+from piquet.players.settlement import partie_model, settlement_value
 from piquet.players.solver import Position, card_values, value
 from piquet.players.worlds import World, game_of, rebuild, sample_worlds
 
@@ -395,21 +395,6 @@ def pique_need(obs: Observation, younger_hand: Mask | None = None) -> int:
             if any(declaration_of(full[c]) for c in uncalled):
                 return 0
     return 30 - elder
-
-
-def settlement_value(me: int, them: int, rules_name: str) -> int:
-    """What a partie ending ``me`` to ``them`` is worth to me (Laws 72-73; a tie counts nothing).
-
-    A partie of Piquet au cent is won in games, not points: ``ValueError``
-    (its deals are weighed by ``GameJudge``).
-    """
-    rules = rules_named(rules_name)
-    if rules.partie_of_games:
-        raise ValueError(f"a partie of {rules.title} is won in games, not settled by points: see GameJudge")
-    s = rules.settle({"A": me, "B": them})
-    if s.winner is None or s.points_won is None:
-        return 0
-    return s.points_won if s.winner == "A" else -s.points_won
 
 
 def last_deal(obs: Observation) -> bool:
@@ -828,7 +813,7 @@ class SearchPlayer(ElectsToDeal):
         race = isinstance(judge, GameJudge) and obs.hand.bit_count() <= RACE_TRICKS
         by_role = (sum(obs.scores[ELDER]), sum(obs.scores[YOUNGER]))
         totals = dict.fromkeys(legal, 0.0)
-        seen: list[tuple[Position, dict[Card, int], dict[Card, float]]] = []  # for ``own_next``
+        seen: list[tuple[Position, dict[Card, float]]] = []  # for ``own_next``
         for w in worlds:
             if stop is not None and w is not worlds[0] and stop():
                 break  # the safety cut: the worlds seen so far decide
@@ -853,13 +838,13 @@ class SearchPlayer(ElectsToDeal):
                 for c in legal:
                     totals[c] += diff[c]
                 if s.own_next:
-                    seen.append((pos, diff, dict.fromkeys(legal, 1.0)))
+                    seen.append((pos, dict.fromkeys(legal, 1.0)))
                 continue
             gain = card_values(pos, (1, 0))
             for c in legal:
                 totals[c] += judge(scored[0] + gain[c], scored[1] + gain[c] - diff[c], scored)
             if s.own_next:
-                seen.append((pos, diff, _slope(judge, scored, gain, diff)))
+                seen.append((pos, _slope(judge, scored, gain, diff)))
         if s.own_next and not race and obs.hand.bit_count() > 2 and len(seen) > 1:
             best = sorted(legal, key=lambda c: (-totals[c], c))[:s.own_next]
             return max(best, key=lambda c: (totals[c] - fusion_regret(seen, c), -c))
@@ -898,7 +883,7 @@ def after_card(pos: Position, c: Card) -> Position | None:
     return Position(hands, leader, lead, won, need, pos.counting)
 
 
-def fusion_regret(seen: list[tuple[Position, dict[Card, int], dict[Card, float]]], c: Card) -> float:
+def fusion_regret(seen: list[tuple[Position, dict[Card, float]]], c: Card) -> float:
     """What perfect-information sampling overvalues ``c`` by at the player's next card (strategy fusion).
 
     In each world (its position, the solver's values of its cards, and what a
@@ -914,7 +899,7 @@ def fusion_regret(seen: list[tuple[Position, dict[Card, int], dict[Card, float]]
     (Furtak and Buro's imperfect-information Monte Carlo, one card deep).
     """
     groups: dict[tuple[Card, ...], list[tuple[dict[Card, int], float]]] = {}
-    for pos, _, slope in seen:
+    for pos, slope in seen:
         me = pos.to_play
         nxt = after_card(pos, c)
         seq: list[Card] = []

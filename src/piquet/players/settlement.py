@@ -30,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
+from piquet.core.rules import RUBICON, rules_named
+
 #: The chance that the elder scores 0-2, 3-7, 8-12, ... points in a deal of Rubicon Piquet (steps of five,
 #: rounded; the last 173 or more), that the younger does, and that the elder's score less the younger's is
 #: -175 (or less), -170, ..., +175 (or more): the cavendish level against itself over 10,000 deals, measured
@@ -53,9 +55,10 @@ RUBICON_DEAL_SCORES: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ..
 )
 #: The tables count in steps of five points.
 STEP = 5
-#: Law 73: the line under which the loser is rubiconed; Law 72: what the winner adds to the difference.
-_LINE = 100
-_BONUS = 100
+#: Law 73: the line under which the loser is rubiconed; Law 72: what the winner adds to the difference (the same
+#: for the four-deal partie).
+_LINE = RUBICON.rubicon
+_BONUS = RUBICON.bonus
 
 
 def _convolve(a: list[float], b: list[float], shift: int = 0) -> list[float]:
@@ -180,7 +183,7 @@ def _survival(pmf: list[float]) -> list[float]:
 @lru_cache(maxsize=1 << 16)
 def _value(model: PartieModel, mine: int, his: int) -> float:
     if not model.deals:
-        return settle(mine, his)
+        return settlement_value(mine, his, RUBICON.name)
     t = his - mine
     win = model._d_above(t) - model._d_below(t)
     return (mine - his + model._mean + _BONUS * win
@@ -188,13 +191,19 @@ def _value(model: PartieModel, mine: int, his: int) -> float:
             - model._rubicon(his, mine, model._mine, model._beats_mine))
 
 
-def settle(mine: int, his: int) -> int:
-    """What a partie ended at ``mine`` to ``his`` is worth to the player (Laws 72-73; a tie nothing)."""
-    if mine == his:
+def settlement_value(me: int, them: int, rules_name: str) -> int:
+    """What a partie ending ``me`` to ``them`` is worth to me (Laws 72-73; a tie counts nothing).
+
+    A partie of Piquet au cent is won in games, not points: ``ValueError``
+    (its deals are weighed by ``search.GameJudge``).
+    """
+    rules = rules_named(rules_name)
+    if rules.partie_of_games:
+        raise ValueError(f"a partie of {rules.title} is won in games, not settled by points: see GameJudge")
+    s = rules.settle({"A": me, "B": them})
+    if s.winner is None or s.points_won is None:
         return 0
-    if mine > his:
-        return mine + his + _BONUS if his < _LINE else mine - his + _BONUS
-    return -(mine + his + _BONUS) if mine < _LINE else -(his - mine + _BONUS)
+    return s.points_won if s.winner == "A" else -s.points_won
 
 
 @cache
@@ -203,4 +212,4 @@ def partie_model(deals: tuple[tuple[bool, int], ...]) -> PartieModel:
     return PartieModel(deals)
 
 
-__all__ = ["RUBICON_DEAL_SCORES", "STEP", "PartieModel", "partie_model", "settle"]
+__all__ = ["RUBICON_DEAL_SCORES", "STEP", "PartieModel", "partie_model", "settlement_value"]
