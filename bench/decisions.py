@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 
 from piquet.core.actions import Action
 from piquet.core.deal import Deal, Phase
-from piquet.core.events import ELDER, YOUNGER
-from piquet.core.observation import Observation, PartieContext, observe
+from piquet.core.observation import Observation, PartieContext
 from piquet.players.base import SimplePlayer
 from piquet.players.levels import LEVEL_NAMES, make_player
+from piquet.players.runner import play_deal
 from variants import register  # bench/variants.py: the variants of the top level, as levels
 
 KINDS = ("exchange", "calls", "first card", "play")
@@ -75,12 +75,11 @@ def measure(level: str, deals: int, clock: Callable[[], float] = time.perf_count
     for i in range(deals):
         deal = Deal.shuffled(random.Random(f"bench:{i}"))
         elder = not i % 2
-        players = (timed, SimplePlayer()) if elder else (SimplePlayer(), timed)
-        mine = ELDER if elder else YOUNGER
         ctx = context(i, elder) if partie else None
-        while not deal.is_over:
-            role = deal.to_move or 0
-            deal.apply(players[role].choose(observe(deal, role, ctx if role == mine else None)))
+        if elder:
+            play_deal(deal, timed, SimplePlayer(), (ctx, None))
+        else:
+            play_deal(deal, SimplePlayer(), timed, (None, ctx))
     return timed
 
 

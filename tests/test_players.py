@@ -10,7 +10,7 @@ from piquet.core.actions import PLAYS, Action, DeclarePoint, DeclareSequences, D
 from piquet.core.cards import HEARTS, SUIT_MASKS, CardSet, card, parse_card
 from piquet.core.deal import Deal, IllegalAction, Phase
 from piquet.core.events import ELDER, YOUNGER
-from piquet.core.observation import Observation, observe
+from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.state import seed_cut
 from piquet.players.base import Player, RandomPlayer, SimplePlayer, choose_discard
@@ -104,6 +104,23 @@ def test_younger_discards_three_and_keeps_his_point() -> None:
     out = choose_discard(hand, 3, elder=False)
     assert out.bit_count() == 3
     assert not out & mask("AS KS QS JS 9S AH")
+
+
+def test_play_deal_tells_each_role_his_own_place_in_the_partie() -> None:
+    """``play_deal``'s ``parties``: the elder is shown his place in the partie at every decision, the younger,
+    given none, is shown none."""
+    seen: dict[int, list[PartieContext | None]] = {ELDER: [], YOUNGER: []}
+
+    class Watching(SimplePlayer):
+        def choose(self, obs: Observation) -> Action:
+            seen[obs.role].append(obs.partie)
+            return super().choose(obs)
+
+    ctx = PartieContext(seat="A", dealer="B", deal_number=3, deals_in_partie=6, rules="rubicon",
+                        scores={"A": 40, "B": 61})
+    play_deal(Deal.shuffled(random.Random(7)), Watching(), Watching(), (ctx, None))
+    assert seen[ELDER] and all(p == ctx for p in seen[ELDER])
+    assert seen[YOUNGER] and all(p is None for p in seen[YOUNGER])
 
 
 @pytest.mark.slow

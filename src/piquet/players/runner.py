@@ -26,7 +26,7 @@ from functools import partial
 from piquet.core.actions import Action
 from piquet.core.cards import Card
 from piquet.core.deal import Deal, IllegalAction
-from piquet.core.observation import Observation, observe
+from piquet.core.observation import Observation, PartieContext, observe
 from piquet.core.partie import Partie
 from piquet.core.rules import RUBICON, Rules
 from piquet.core.state import CHANCE, ChooseDeal, DealBy, PartieState, SeedChance, Stage, cut_rng, deal_rng
@@ -139,12 +139,14 @@ class PartieRunner:
         return partie
 
 
-def play_deal(deal: Deal, elder: Player, younger: Player) -> Deal:
-    """Play one deal to its end between two players, each seeing only his observation."""
+def play_deal(deal: Deal, elder: Player, younger: Player,
+              parties: tuple[PartieContext | None, PartieContext | None] = (None, None)) -> Deal:
+    """Play one deal to its end between two players, each seeing only his observation (and, if given, his place
+    in a partie: ``parties`` by role)."""
     players = (elder, younger)
     while not deal.is_over:
         role = deal.to_move or 0
-        play_action(players[role], partial(observe, deal, role), deal)
+        play_action(players[role], partial(observe, deal, role, parties[role]), deal)
     return deal
 
 
