@@ -4,7 +4,7 @@ Plays ``--deals`` seeded deals between two levels (``cavendish`` by default,
 which is quick and plays by the treatise) and prints, in steps of five points
 (rounded; the last step "175 or more"), the chance that the elder scores each
 step, that the younger does, and that the elder's score less the younger's
-is each step (from -175 to +175).  ``piquet.players.search`` keeps the figures
+is each step (from -175 to +175).  ``piquet.players.settlement`` keeps the figures
 (``RUBICON_DEAL_SCORES``) with the command that measured them; the partie's
 model (``PartieModel``) draws the deals still to come of a partie from them.
 
