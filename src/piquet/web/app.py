@@ -686,14 +686,14 @@ class Hub:
                     return
                 room = self.tables.get(table_id)
                 if room is None:  # not held (the usual case): its stored status alone changes, nothing rebuilt
-                    if await asyncio.to_thread(kind.adjourn, self.store, table_id):
-                        log.info("table %s: nobody has sat at it for %g s: the partie is adjourned", table_id,
-                                 self.adjourn)
-                    return
-                if room.status == "playing":
+                    adjourned = await asyncio.to_thread(kind.adjourn, self.store, table_id)
+                else:
+                    adjourned = room.status == "playing"
+                    if adjourned:
+                        await self.set_adjourned(room, kind, True)
+                if adjourned:
                     log.info("table %s: nobody has sat at it for %g s: the partie is adjourned", table_id,
                              self.adjourn)
-                    await self.set_adjourned(room, kind, True)
         except asyncio.CancelledError:
             raise
         except Exception:  # the database away: the table stays as it was, and is adjourned by hand or not at all
