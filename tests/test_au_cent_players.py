@@ -40,7 +40,7 @@ from piquet.core.state import seed_cut
 from piquet.players import solver
 from piquet.players.base import Player, RandomPlayer, SimplePlayer
 from piquet.players.cavendish import CavendishPlayer
-from piquet.players.levels import LEVEL_NAMES, make_player
+from piquet.players.levels import LEVEL_NAMES
 from piquet.players.runner import PartieRunner, play_deal
 from piquet.players.search import (
     FAST,
@@ -59,6 +59,7 @@ from piquet.players.solver import TENS_AND_ABOVE, Position, card_values, card_va
 from piquet.players.worlds import Knowledge, World, consistent, game_of, rebuild, sample_worlds
 from piquet.study.arena import format_arena, pair_seed, play_partie, run_arena, run_ladder
 from piquet.study.stats import run_stats
+from repeatable import repeatable_player
 from test_solver import legal
 from test_solver import random_position as solver_position
 from test_worlds import true_world, walk
@@ -119,7 +120,7 @@ class Checked:
 
 
 def play_checked(levels: tuple[str, str], spec: str, seed: int, twin_every: int) -> tuple[Partie, list[Checked]]:
-    players = [Checked(make_player(level, seed + i), twin_every) for i, level in enumerate(levels)]
+    players = [Checked(repeatable_player(level, seed + i), twin_every) for i, level in enumerate(levels)]
     partie = PartieRunner({"A": players[0], "B": players[1]}, seed, rules_named(spec)).run()
     return partie, players
 

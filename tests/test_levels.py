@@ -12,7 +12,8 @@ from piquet.core.actions import Action
 from piquet.core.deal import Deal
 from piquet.core.observation import Observation, observe
 from piquet.players.base import Player
-from piquet.players.levels import LEVEL_NAMES, LEVELS, level_named, make_player
+from piquet.players.levels import LEVEL_NAMES, LEVELS, level_named
+from repeatable import repeatable_player
 
 
 def _decide_alone(player: Player, frozen: bytes) -> Action:
@@ -33,7 +34,7 @@ def test_a_level_decides_from_its_observation_alone(level: str) -> None:
     deals = 2 if level.startswith("search") else 6
     for i in range(deals):
         deal = Deal.shuffled(random.Random(1000 + i))
-        players = (make_player(level, i), make_player(level, 100 + i))
+        players = (repeatable_player(level, i), repeatable_player(level, 100 + i))
         while not deal.is_over:
             role = deal.to_move
             assert role is not None
